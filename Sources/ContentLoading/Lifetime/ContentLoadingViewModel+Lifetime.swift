@@ -1,0 +1,29 @@
+extension ContentLoadingViewModel {
+    /// The last lifetime event of the view that shows this model.
+    ///
+    /// Setting it tells the model of the event; a model created with a ``LifetimeTrigger``
+    /// then refreshes or cancels as the trigger says. Setting the same event again counts as
+    /// a new event (a view appears many times).
+    public var viewLifetime: ViewLifetime? {
+        get { lifetimeEvent }
+        set {
+            lifetimeEvent = newValue
+            if let newValue { handleLifetimeEvent(newValue) }
+        }
+    }
+
+    /// How long ago a load last produced a value, on the model's clock; `nil` if none has.
+    public var contentAge: Duration? { contentTimer?() }
+
+    private func handleLifetimeEvent(_ event: ViewLifetime) {
+        guard let lifetimeTrigger else { return }
+        switch lifetimeTrigger.decision(for: event, contentAge: contentAge, isLoading: machine.activeLoad != nil) {
+        case .refresh:
+            if let input = machine.lastInput { refresh(input) }
+        case .cancel:
+            cancel()
+        case .none:
+            break
+        }
+    }
+}

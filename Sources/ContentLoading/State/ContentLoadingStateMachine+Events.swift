@@ -1,0 +1,116 @@
+extension ContentLoadingStateMachine {
+    /// A refresh with `input` arrived.
+    public mutating func refresh(_ input: Input) -> RefreshAction {
+        guard let running = activeLoad else {
+            lastInput = input
+            return .start(begin(input, as: issue()), cancelling: nil)
+        }
+        switch policy {
+        case .latestWins:
+            lastInput = input
+            return .start(begin(input, as: issue()), cancelling: running)
+        case .joinInFlight:
+            return .join(running)
+        case .enqueueLatest:
+            lastInput = input
+            let ticket = queued?.id ?? issue()
+            queued = LoadRequest(id: ticket, input: input)
+            return .enqueue(ticket: ticket)
+        }
+    }
+
+    /// Load `id` produced `output`; `isEmpty` says whether it counts as empty.
+    ///
+    /// - Returns: `true` when the value was applied, `false` when it was discarded because
+    ///   `id` is not the running load.
+    @discardableResult
+    public mutating func receive(_ output: Output, isEmpty: Bool, from id: LoadID) -> Bool {
+        guard id == activeLoad else { return false }
+        setState(isEmpty ? .empty : .success(output), contentChanged: true)
+        lastError = nil
+        markSettled(id)
+        return true
+    }
+
+    /// Load `id` failed with `error` (which must not be a cancellation).
+    public mutating func fail(_ error: any Error, from id: LoadID) -> CompletionAction {
+        guard id == activeLoad else { return .discard }
+        setState(.error(error, previous: state.content), contentChanged: false)
+        lastError = error
+        changes.insert(.error)
+        return end(id)
+    }
+
+    /// Load `id` finished. If it never produced a value the state becomes `empty`: the
+    /// producer's answer was "nothing", and the loader must not stay stuck in `loading`.
+    public mutating func finish(_ id: LoadID) -> CompletionAction {
+        guard id == activeLoad else { return .discard }
+        if state.isLoading {
+            setState(.empty, contentChanged: state.content != nil)
+            lastError = nil
+        }
+        return end(id)
+    }
+
+    /// Load `id` stopped with a cancellation that the caller did not ask for (for example the
+    /// producer cancelled its own work). Like ``cancel()``, it is not an error: a state still
+    /// `loading` returns to the last settled state.
+    public mutating func cancelled(_ id: LoadID) -> CompletionAction {
+        guard id == activeLoad else { return .discard }
+        if state.isLoading { setState(settledBeforeLoad, contentChanged: false) }
+        return end(id)
+    }
+
+    /// The caller cancelled. Returns the load to cancel, if one was running.
+    ///
+    /// A state still `loading` returns to the last settled state; a queued refresh is dropped.
+    /// Every refresh made so far counts as settled.
+    public mutating func cancel() -> LoadID? {
+        let running = activeLoad
+        activeLoad = nil
+        queued = nil
+        if state.isLoading { setState(settledBeforeLoad, contentChanged: false) }
+        if lastIssued > 0 { lastSettled = LoadID(lastIssued) }
+        return running
+    }
+
+    /// What changed since the last call; the caller publishes exactly these.
+    public mutating func takeChanges() -> ContentLoadingChanges {
+        defer { changes = [] }
+        return changes
+    }
+
+    // MARK: - Private
+
+    private mutating func issue() -> LoadID {
+        lastIssued += 1
+        return LoadID(lastIssued)
+    }
+
+    private mutating func begin(_ input: Input, as id: LoadID) -> LoadRequest {
+        activeLoad = id
+        if !state.isLoading {
+            settledBeforeLoad = state
+            setState(.loading(previous: state.content), contentChanged: false)
+        }
+        return LoadRequest(id: id, input: input)
+    }
+
+    private mutating func end(_ id: LoadID) -> CompletionAction {
+        activeLoad = nil
+        markSettled(id)
+        guard let next = queued else { return .settled(next: nil) }
+        queued = nil
+        return .settled(next: begin(next.input, as: next.id))
+    }
+
+    private mutating func markSettled(_ id: LoadID) {
+        if lastSettled.map({ $0 < id }) ?? true { lastSettled = id }
+    }
+
+    private mutating func setState(_ newState: ContentLoadingState<Output>, contentChanged: Bool) {
+        state = newState
+        changes.insert(.state)
+        if contentChanged { changes.insert(.content) }
+    }
+}

@@ -1,0 +1,95 @@
+/// The pure transition logic behind ``ContentLoadingViewModel``.
+///
+/// The machine holds no tasks and no clock: each event is a `mutating` method that updates
+/// the state and returns what the caller must do (start a load, cancel one, or nothing). The
+/// view model performs those actions; tests drive the machine synchronously.
+///
+/// ## Transitions
+///
+/// | From | Event | To | Action |
+/// |---|---|---|---|
+/// | any, no load running | `refresh(i)` | `loading(previous: content)` | start load *n* for `i` |
+/// | `loading` (load *n*) | `refresh(i)`, ``RefreshPolicy/latestWins`` | `loading` | cancel *n*, start *n+1* for `i` |
+/// | `loading` (load *n*) | `refresh(i)`, ``RefreshPolicy/joinInFlight`` | `loading` | none; the refresh waits for *n* |
+/// | `loading` (load *n*) | `refresh(i)`, ``RefreshPolicy/enqueueLatest`` | `loading` | queue `i` (replacing a queued input) |
+/// | any, load *n* running | value `v` from *n* | `success(v)`, or `empty` when `v` is empty | none; *n* keeps running |
+/// | any, load *n* running | error `e` from *n* | `error(e, previous: content)` | start the queued input, if any |
+/// | `loading`, load *n* running | *n* finishes without a value | `empty` | start the queued input, if any |
+/// | `success` / `empty`, load *n* running | *n* finishes | unchanged | start the queued input, if any |
+/// | `loading`, load *n* running | *n* is cancelled from inside | the last settled state | start the queued input, if any |
+/// | `loading`, load *n* running | ``cancel()`` | the last settled state (or `unloaded`) | cancel *n*, drop the queue |
+/// | any | value, error or finish from a load that is not running | unchanged | none (discarded) |
+///
+/// The last row is what makes *latest wins* hold: a superseded or cancelled load's result is
+/// discarded whatever order the loads finish in. A cancellation never produces `error`.
+///
+/// ```swift
+/// var machine = ContentLoadingStateMachine<String, [Contact]>()
+/// guard case .start(let load, cancelling: nil) = machine.refresh("q") else { return }
+/// machine.receive([contact], isEmpty: false, from: load.id)   // state: success([contact])
+/// ```
+public struct ContentLoadingStateMachine<Input: Sendable, Output: Sendable>: Sendable {
+    /// What the machine does with a refresh that arrives while a load runs.
+    public let policy: RefreshPolicy
+    /// The current state.
+    public internal(set) var state: ContentLoadingState<Output> = .unloaded
+    /// The most recent error, kept through later `loading` states and cleared by a new value.
+    public internal(set) var lastError: (any Error)?
+    /// The input of the most recent refresh that was started or queued (not joined).
+    public internal(set) var lastInput: Input?
+    /// The load whose results the machine currently accepts.
+    public internal(set) var activeLoad: LoadID?
+    /// The newest load that has settled (delivered a first value, failed, finished or was
+    /// cancelled). A refresh whose ticket is at most this has settled.
+    public internal(set) var lastSettled: LoadID?
+
+    var queued: LoadRequest?
+    var settledBeforeLoad: ContentLoadingState<Output> = .unloaded
+    var lastIssued: UInt64 = 0
+    var changes: ContentLoadingChanges = []
+
+    /// Creates a machine in the `unloaded` state.
+    ///
+    /// - Parameters:
+    ///   - policy: What to do with a refresh that arrives while a load runs.
+    ///   - lastInput: The input lifetime refreshes use before any refresh was made.
+    public init(policy: RefreshPolicy = .latestWins, lastInput: Input? = nil) {
+        self.policy = policy
+        self.lastInput = lastInput
+    }
+
+    /// A load the caller must start.
+    public struct LoadRequest: Sendable {
+        /// The load's identifier; pass it back with every result of the load.
+        public let id: LoadID
+        /// The input to load.
+        public let input: Input
+    }
+
+    /// What the caller must do after ``refresh(_:)``.
+    public enum RefreshAction: Sendable {
+        /// Start `load`; first cancel the load `cancelling`, when there is one.
+        case start(LoadRequest, cancelling: LoadID?)
+        /// Nothing to start: the refresh is served by the running load.
+        case join(LoadID)
+        /// Nothing to start yet: the input is queued and will run as the load `ticket`.
+        case enqueue(ticket: LoadID)
+
+        /// The load that serves this refresh; the refresh has settled once
+        /// ``ContentLoadingStateMachine/lastSettled`` reaches it.
+        public var ticket: LoadID {
+            switch self {
+            case .start(let request, _): request.id
+            case .join(let id), .enqueue(let id): id
+            }
+        }
+    }
+
+    /// What the caller must do after a load fails, finishes or cancels itself.
+    public enum CompletionAction: Sendable {
+        /// The event came from a load that is no longer running; nothing changed.
+        case discard
+        /// The load ended; start `next` (a queued refresh) when it is not `nil`.
+        case settled(next: LoadRequest?)
+    }
+}

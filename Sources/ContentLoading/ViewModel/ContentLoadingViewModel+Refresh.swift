@@ -1,0 +1,82 @@
+extension ContentLoadingViewModel {
+    /// Whether a load is running.
+    public var isLoading: Bool { state.isLoading }
+
+    /// The last good content: the success value, kept through `loading` and `error`;
+    /// `nil` before the first value and after an empty result.
+    public var content: Output? { state.content }
+
+    /// Starts loading `input`, following the model's ``RefreshPolicy``.
+    ///
+    /// - Returns: A handle to await until the model settles; it can be ignored.
+    @discardableResult
+    public func refresh(_ input: Input) -> RefreshHandle<Output> {
+        let action = machine.refresh(input)
+        if case .start(let request, _) = action { start(request) }
+        publish()
+        return outlets.handle(ticket: action.ticket, lastSettled: machine.lastSettled)
+    }
+
+    /// Cancels the running load. A state still `loading` returns to the last settled state
+    /// (or ``ContentLoadingState/unloaded``); a cancellation never produces an error.
+    public func cancel() {
+        if machine.cancel() != nil { outlets.replaceTask(with: nil) }
+        publish()
+    }
+
+    // MARK: - Driving loads
+
+    private func start(_ request: ContentLoadingStateMachine<Input, Output>.LoadRequest) {
+        let producer = producer(for: request.input)
+        let id = request.id
+        // NB: the task holds the model weakly, so releasing the model is never blocked by
+        // its own work; `deinit` cancels the task.
+        let task = Task { [weak self] in
+            do {
+                try await producer.run { [weak self] output in
+                    await self?.deliver(output, from: id)
+                }
+                self?.complete(id) { $0.finish(id) }
+            } catch {
+                let isCancellation = error is CancellationError || Task.isCancelled
+                self?.complete(id) { isCancellation ? $0.cancelled(id) : $0.fail(error, from: id) }
+            }
+        }
+        outlets.replaceTask(with: task)
+    }
+
+    private func deliver(_ output: Output, from id: LoadID) {
+        guard id == machine.activeLoad else { return }
+        if machine.receive(output, isEmpty: isEmpty(output), from: id) {
+            contentTimer = stopwatch.start()
+        }
+        publish()
+    }
+
+    private func complete(
+        _ id: LoadID,
+        _ event: (inout ContentLoadingStateMachine<Input, Output>) -> ContentLoadingStateMachine<Input, Output>.CompletionAction
+    ) {
+        if case .settled(let next?) = event(&machine) { start(next) }
+        publish()
+    }
+
+    /// Publishes what the last events changed: Observation, streams, waiting handles.
+    func publish() {
+        let changes = machine.takeChanges()
+        if changes.contains(.state) {
+            state = machine.state
+            lastError = machine.lastError
+            outlets.states.send(state)
+        }
+        if changes.contains(.content) { outlets.contents.send(state.content) }
+        if changes.contains(.error), let error = machine.lastError { outlets.errors.send(error) }
+        outlets.publish(state, lastSettled: machine.lastSettled)
+    }
+}
+
+extension ContentLoadingViewModel where Input == Void {
+    /// Starts loading; the same as `refresh(())`.
+    @discardableResult
+    public func refresh() -> RefreshHandle<Output> { refresh(()) }
+}

@@ -1,0 +1,133 @@
+import Observation
+
+/// A main-actor view model that loads content and moves through a ``ContentLoadingState``.
+///
+/// Subclass it and override ``load(_:)`` (one value per refresh) or ``producer(for:)``
+/// (several values per refresh, such as a store observation), and optionally ``isEmpty(_:)``.
+/// Bind the UI to ``state`` or ``content``; call ``refresh(_:)`` to load.
+///
+/// ```swift
+/// final class ContactsModel: ContentLoadingViewModel<Void, [Contact]> {
+///     let api: ContactsAPI
+///     init(api: ContactsAPI) {
+///         self.api = api
+///         super.init(lifetimeTrigger: .everyAppearance)
+///     }
+///     override func load(_ input: Void) async throws -> [Contact] {
+///         try await api.contacts()            // runs off the main actor
+///     }
+/// }
+///
+/// let model = ContactsModel(api: api)
+/// await model.refresh().settled()             // .success([…]), .empty or .error(…)
+/// ```
+///
+/// The model keeps the rules in <doc:StateMachine>: the latest refresh wins, a cancellation
+/// is never an error, the last good content stays readable through `loading` and `error`,
+/// and every state change happens on the main actor, observable through Observation and
+/// through the ``states``, ``contents`` and ``errors`` streams.
+///
+/// ## Input for lifetime refreshes
+/// A refresh started by a ``LifetimeTrigger`` uses the input of the most recent refresh. Before
+/// the first refresh it uses the `initialInput` given at init; when there is none, lifetime
+/// events start nothing. When `Input` is `Void` the input is always known.
+///
+/// ## Lifetime of the model
+/// Releasing the model cancels its running load and finishes its streams. Its load task
+/// holds the model only weakly, so a model whose ``producer(for:)`` captures what it needs
+/// rather than `self` (or one made with ``init(refreshPolicy:lifetimeTrigger:initialInput:clock:load:)``)
+/// deinitialises even while a load is in flight. An overridden ``load(_:)`` is a method call
+/// on the model, and like every method call it keeps the model alive until it returns; its
+/// result is then discarded.
+@MainActor
+@Observable
+open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
+    /// The current state.
+    public internal(set) var state: ContentLoadingState<Output> = .unloaded
+    /// The most recent error; kept while a new load runs, cleared when a load produces a value.
+    public internal(set) var lastError: (any Error)?
+    var lifetimeEvent: ViewLifetime?
+
+    @ObservationIgnored var machine: ContentLoadingStateMachine<Input, Output>
+    @ObservationIgnored var contentTimer: (@Sendable () -> Duration)?
+    @ObservationIgnored let outlets = LoaderOutlets<Output>()
+    @ObservationIgnored let lifetimeTrigger: LifetimeTrigger?
+    @ObservationIgnored let stopwatch: Stopwatch
+    @ObservationIgnored private let operation: (@Sendable (Input) async throws -> Output)?
+
+    /// Creates a model for a subclass that overrides ``load(_:)`` or ``producer(for:)``.
+    ///
+    /// - Parameters:
+    ///   - refreshPolicy: What a refresh does while a load runs. Defaults to ``RefreshPolicy/latestWins``.
+    ///   - lifetimeTrigger: When lifetime events refresh or cancel; `nil` for never.
+    ///   - initialInput: The input lifetime refreshes use before the first refresh.
+    ///   - clock: The clock that measures the content's age for ``LifetimeTrigger/minimumContentAge``.
+    public init(
+        refreshPolicy: RefreshPolicy = .latestWins,
+        lifetimeTrigger: LifetimeTrigger? = nil,
+        initialInput: Input? = nil,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) {
+        // NB: `Void` is the one input that needs no caller: lifetime refreshes always have it.
+        machine = ContentLoadingStateMachine(policy: refreshPolicy, lastInput: initialInput ?? (() as Any as? Input))
+        self.lifetimeTrigger = lifetimeTrigger
+        self.stopwatch = Stopwatch(clock: clock)
+        self.operation = nil
+    }
+
+    /// Creates a model that loads with `load` instead of an override.
+    ///
+    /// `load` runs off the main actor and is not a method of the model, so the model can
+    /// be released (and its load cancelled) while a load is in flight.
+    ///
+    /// ```swift
+    /// let model = ContentLoadingViewModel<String, [Result]> { query in try await api.search(query) }
+    /// model.refresh("swift")
+    /// ```
+    public init(
+        refreshPolicy: RefreshPolicy = .latestWins,
+        lifetimeTrigger: LifetimeTrigger? = nil,
+        initialInput: Input? = nil,
+        clock: some Clock<Duration> = ContinuousClock(),
+        load: @escaping @Sendable (Input) async throws -> Output
+    ) {
+        machine = ContentLoadingStateMachine(policy: refreshPolicy, lastInput: initialInput ?? (() as Any as? Input))
+        self.lifetimeTrigger = lifetimeTrigger
+        self.stopwatch = Stopwatch(clock: clock)
+        self.operation = load
+    }
+
+    deinit {
+        outlets.shutDown()
+    }
+
+    /// Loads the content for `input`. Override it in a subclass; it runs off the main actor.
+    ///
+    /// A `CancellationError` thrown here is not a failure: the state returns to what it was.
+    ///
+    /// - Throws: Any error, which ends the load in ``ContentLoadingState/error(_:previous:)``.
+    nonisolated open func load(_ input: Input) async throws -> Output {
+        guard let operation else {
+            preconditionFailure("\(Self.self) must override load(_:) or producer(for:), or be created with init(load:)")
+        }
+        return try await operation(input)
+    }
+
+    /// The values one refresh with `input` produces. Override it for a multi-value loader.
+    ///
+    /// The default produces the one value of ``load(_:)``. Called on the main actor when the
+    /// load starts; the producer then runs off it.
+    open func producer(for input: Input) -> ContentProducer<Output> {
+        if let operation {
+            return .load { try await operation(input) }
+        }
+        return .load { [self] in try await self.load(input) }
+    }
+
+    /// Whether `output` counts as empty, which makes the state ``ContentLoadingState/empty``.
+    ///
+    /// The default is `true` for an empty `Collection` and `false` for anything else.
+    open func isEmpty(_ output: Output) -> Bool {
+        (output as? any Collection)?.isEmpty ?? false
+    }
+}

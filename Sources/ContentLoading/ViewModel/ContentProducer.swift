@@ -1,0 +1,32 @@
+/// The values one load produces: one value, or a sequence of them.
+///
+/// A ``ContentLoadingViewModel`` asks its ``ContentLoadingViewModel/producer(for:)`` for one
+/// producer per refresh and runs it off the main actor. Each value re-enters the state
+/// machine (`success` or `empty`); a thrown error ends the load in `error`.
+///
+/// ```swift
+/// override func producer(for input: Void) -> ContentProducer<[Contact]> {
+///     .values(repository.observeContacts())   // yields stored contacts, then every change
+/// }
+/// ```
+public struct ContentProducer<Output: Sendable>: Sendable {
+    /// Runs the producer, handing each value to `yield` in order.
+    public let run: @Sendable (_ yield: @Sendable (Output) async -> Void) async throws -> Void
+
+    /// Creates a producer from a function that hands its values to `yield`.
+    public init(_ run: @escaping @Sendable (_ yield: @Sendable (Output) async -> Void) async throws -> Void) {
+        self.run = run
+    }
+
+    /// A producer of the one value `operation` returns.
+    public static func load(_ operation: @escaping @Sendable () async throws -> Output) -> Self {
+        Self { yield in await yield(try await operation()) }
+    }
+
+    /// A producer of every element of `sequence`; an error thrown by the sequence ends the load.
+    public static func values<S: AsyncSequence & Sendable>(_ sequence: S) -> Self where S.Element == Output {
+        Self { yield in
+            for try await value in sequence { await yield(value) }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// A refresh in progress, which can be awaited until the loader settles or ignored.
+///
+/// ```swift
+/// List(model.content ?? []) { ContactRow($0) }
+///     .refreshable { await model.refresh().settled() }
+/// ```
+public struct RefreshHandle<Output: Sendable>: Sendable {
+    let signal: SettleSignal<ContentLoadingState<Output>>
+    let currentState: @Sendable () -> ContentLoadingState<Output>
+
+    /// Waits until the load that serves this refresh settles, and returns the state it
+    /// settled in.
+    ///
+    /// The load has settled when it produced its first value, failed, finished or was
+    /// cancelled. A refresh superseded under ``RefreshPolicy/latestWins`` settles when the
+    /// newer load settles. If the model is released first, returns its last state. If the
+    /// awaiting task is cancelled, returns the current state at once; the load goes on.
+    @discardableResult
+    public func settled() async -> ContentLoadingState<Output> {
+        await signal.wait() ?? currentState()
+    }
+
+    /// Whether the refresh has settled.
+    public var isSettled: Bool { signal.isResolved }
+}

@@ -1,0 +1,105 @@
+import ContentLoading
+
+/// A load function whose calls suspend until the test completes them, reporting each call.
+///
+/// Use it as a loader's work to decide, from the test, when and how each load ends:
+///
+/// ```swift
+/// let loader = ControlledLoader<String, [Int]>()
+/// let model = ContentLoadingViewModel<String, [Int]>(load: loader.load)
+/// model.refresh("a")
+/// let call = await loader.call(0)              // waits until the load is running
+/// loader.complete(call, returning: [1, 2])
+/// ```
+public final class ControlledLoader<Input: Sendable, Output: Sendable>: Sendable {
+    /// One call of ``load(_:)``.
+    public struct Call: Sendable {
+        /// The call's position, from 0.
+        public let index: Int
+        /// The input it was called with.
+        public let input: Input
+    }
+
+    private struct Storage {
+        var calls: [Call] = []
+        var pending: [Int: CheckedContinuation<Output, any Error>] = [:]
+        var callWaiters: [(count: Int, signal: SettleSignal<Void>)] = []
+    }
+
+    private let storage = Locked(Storage())
+    private let honorsCancellation: Bool
+
+    /// Creates a loader.
+    ///
+    /// - Parameter honorsCancellation: When `true` (the default) a cancelled call throws
+    ///   `CancellationError` at once; when `false` it keeps waiting for the test, like work
+    ///   that ignores cancellation, so its result arrives late.
+    public init(honorsCancellation: Bool = true) {
+        self.honorsCancellation = honorsCancellation
+    }
+
+    /// The load function: records the call and suspends until the test completes it.
+    @Sendable
+    public func load(_ input: Input) async throws -> Output {
+        let index = storage.withLock { storage in
+            let call = Call(index: storage.calls.count, input: input)
+            storage.calls.append(call)
+            return call.index
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let signals = storage.withLock { storage in
+                    storage.pending[index] = continuation
+                    let ready = storage.callWaiters.filter { $0.count <= storage.calls.count }
+                    storage.callWaiters.removeAll { $0.count <= storage.calls.count }
+                    return ready.map(\.signal)
+                }
+                for signal in signals { signal.resolve(()) }
+            }
+        } onCancel: {
+            guard honorsCancellation else { return }
+            _ = complete(index, with: .failure(CancellationError()))
+        }
+    }
+
+    /// Every call made so far.
+    public var calls: [Call] { storage.withLock { $0.calls } }
+
+    /// The calls still waiting to be completed, oldest first.
+    public var pendingCalls: [Call] {
+        storage.withLock { storage in storage.calls.filter { storage.pending[$0.index] != nil } }
+    }
+
+    /// Waits until call `index` is running and returns it.
+    public func call(_ index: Int) async -> Call {
+        let signal = SettleSignal<Void>()
+        let registered = storage.withLock { storage in
+            let running = storage.calls.count > index && storage.pending[index] != nil
+            let done = storage.calls.count > index && !running
+            if !(running || done) { storage.callWaiters.append((index + 1, signal)) }
+            return !(running || done)
+        }
+        if registered { await signal.wait() }
+        return storage.withLock { $0.calls[index] }
+    }
+
+    /// Completes a waiting call with `result`. Returns `false` when it was not waiting.
+    @discardableResult
+    public func complete(_ index: Int, with result: Result<Output, any Error>) -> Bool {
+        let continuation = storage.withLock { $0.pending.removeValue(forKey: index) }
+        continuation?.resume(with: result)
+        return continuation != nil
+    }
+
+    /// Completes `call` with `output`.
+    @discardableResult
+    public func complete(_ call: Call, returning output: Output) -> Bool {
+        complete(call.index, with: .success(output))
+    }
+
+    /// Completes `call` by throwing `error`.
+    @discardableResult
+    public func complete(_ call: Call, throwing error: any Error) -> Bool {
+        complete(call.index, with: .failure(error))
+    }
+}
