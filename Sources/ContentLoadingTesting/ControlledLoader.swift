@@ -8,7 +8,7 @@ import ContentLoading
 /// let loader = ControlledLoader<String, [Int]>()
 /// let model = ContentLoadingViewModel<String, [Int]>(load: loader.load)
 /// model.refresh("a")
-/// let call = await loader.call(0)              // waits until the load is running
+/// let call = try await loader.call(0)          // waits until the load is running
 /// loader.complete(call, returning: [1, 2])
 /// ```
 public final class ControlledLoader<Input: Sendable, Output: Sendable>: Sendable {
@@ -70,8 +70,11 @@ public final class ControlledLoader<Input: Sendable, Output: Sendable>: Sendable
         storage.withLock { storage in storage.calls.filter { storage.pending[$0.index] != nil } }
     }
 
-    /// Waits until call `index` is running and returns it.
-    public func call(_ index: Int) async -> Call {
+    /// Waits until call `index` has been made and returns it.
+    ///
+    /// - Throws: `CancellationError` when the waiting task is cancelled first (for example by
+    ///   a test's time limit), so a load that never starts fails the test instead of hanging.
+    public func call(_ index: Int) async throws -> Call {
         let signal = SettleSignal<Void>()
         let registered = storage.withLock { storage in
             let running = storage.calls.count > index && storage.pending[index] != nil
@@ -79,7 +82,7 @@ public final class ControlledLoader<Input: Sendable, Output: Sendable>: Sendable
             if !(running || done) { storage.callWaiters.append((index + 1, signal)) }
             return !(running || done)
         }
-        if registered { await signal.wait() }
+        if registered, await signal.wait() == nil { throw CancellationError() }
         return storage.withLock { $0.calls[index] }
     }
 

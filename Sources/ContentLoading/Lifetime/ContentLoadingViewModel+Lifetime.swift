@@ -17,7 +17,7 @@ extension ContentLoadingViewModel {
 
     private func handleLifetimeEvent(_ event: ViewLifetime) {
         guard let lifetimeTrigger else { return }
-        switch lifetimeTrigger.decision(for: event, contentAge: contentAge, isLoading: machine.activeLoad != nil) {
+        switch lifetimeTrigger.decision(for: event, contentAge: contentAge, isLoading: state.isLoading) {
         case .refresh:
             if let input = machine.lastInput { refresh(input) }
         case .cancel:

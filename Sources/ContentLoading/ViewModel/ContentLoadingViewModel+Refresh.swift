@@ -33,8 +33,14 @@ extension ContentLoadingViewModel {
         // its own work; `deinit` cancels the task.
         let task = Task { [weak self] in
             do {
-                try await producer.run { [weak self] output in
-                    await self?.deliver(output, from: id)
+                switch producer.body {
+                case .single(let operation):
+                    let output = try await operation()
+                    self?.deliver(output, from: id)
+                case .sequence(let run):
+                    try await run { [weak self] output in
+                        await self?.deliver(output, from: id)
+                    }
                 }
                 self?.complete(id) { $0.finish(id) }
             } catch {

@@ -66,7 +66,7 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
         refreshPolicy: RefreshPolicy = .latestWins,
         lifetimeTrigger: LifetimeTrigger? = nil,
         initialInput: Input? = nil,
-        clock: some Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         // NB: `Void` is the one input that needs no caller: lifetime refreshes always have it.
         machine = ContentLoadingStateMachine(policy: refreshPolicy, lastInput: initialInput ?? (() as Any as? Input))
@@ -88,7 +88,7 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
         refreshPolicy: RefreshPolicy = .latestWins,
         lifetimeTrigger: LifetimeTrigger? = nil,
         initialInput: Input? = nil,
-        clock: some Clock<Duration> = ContinuousClock(),
+        clock: any Clock<Duration> = ContinuousClock(),
         load: @escaping @Sendable (Input) async throws -> Output
     ) {
         machine = ContentLoadingStateMachine(policy: refreshPolicy, lastInput: initialInput ?? (() as Any as? Input))
@@ -121,7 +121,12 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
         if let operation {
             return .load { try await operation(input) }
         }
-        return .load { [self] in try await self.load(input) }
+        // NB: strong only for the duration of the call, so a model released mid-load is gone
+        // by the time the value would be delivered.
+        return .load { [weak self] in
+            guard let self else { throw CancellationError() }
+            return try await self.load(input)
+        }
     }
 
     /// Whether `output` counts as empty, which makes the state ``ContentLoadingState/empty``.

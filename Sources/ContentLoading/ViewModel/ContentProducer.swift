@@ -10,17 +10,24 @@
 /// }
 /// ```
 public struct ContentProducer<Output: Sendable>: Sendable {
-    /// Runs the producer, handing each value to `yield` in order.
-    public let run: @Sendable (_ yield: @Sendable (Output) async -> Void) async throws -> Void
+    enum Body: Sendable {
+        case single(@Sendable () async throws -> Output)
+        case sequence(@Sendable (_ yield: @Sendable (Output) async -> Void) async throws -> Void)
+    }
 
-    /// Creates a producer from a function that hands its values to `yield`.
+    let body: Body
+
+    /// Creates a producer from a function that hands its values to `yield`, in order.
     public init(_ run: @escaping @Sendable (_ yield: @Sendable (Output) async -> Void) async throws -> Void) {
-        self.run = run
+        body = .sequence(run)
     }
 
     /// A producer of the one value `operation` returns.
+    ///
+    /// The value and the end of the load reach the state machine together, so the loader is
+    /// never seen settled-but-still-running.
     public static func load(_ operation: @escaping @Sendable () async throws -> Output) -> Self {
-        Self { yield in await yield(try await operation()) }
+        Self(body: .single(operation))
     }
 
     /// A producer of every element of `sequence`; an error thrown by the sequence ends the load.
@@ -29,4 +36,6 @@ public struct ContentProducer<Output: Sendable>: Sendable {
             for try await value in sequence { await yield(value) }
         }
     }
+
+    private init(body: Body) { self.body = body }
 }
