@@ -7,11 +7,19 @@ let package = Package(
     products: [
         .library(name: "ContentLoading", targets: ["ContentLoading"]),
         .library(name: "ContentLoadingTesting", targets: ["ContentLoadingTesting"]),
+        .library(name: "ContentLoadingNetworking", targets: ["ContentLoadingNetworking"]),
     ],
     targets: [
-        .target(name: "ContentLoading"),
-        .target(name: "ContentLoadingTesting", dependencies: ["ContentLoading"]),
+        // Package-internal plumbing shared by the layers (locks, broadcasts, signals); not a product.
+        .target(name: "ContentLoadingSupport", path: "Sources/Support"),
+        .target(name: "ContentLoading", dependencies: ["ContentLoadingSupport"]),
+        .target(name: "ContentLoadingTesting", dependencies: ["ContentLoading", "ContentLoadingSupport"]),
+        .target(name: "ContentLoadingNetworking", dependencies: ["ContentLoadingSupport"], path: "Sources/Networking"),
+
+        // Test-only support: the fixture HTTP server (a real python3 process on 127.0.0.1).
+        .target(name: "KitTestSupport", path: "Tests/Support", resources: [.copy("Resources/fixture_server.py")]),
         .testTarget(name: "ContentLoadingTests", dependencies: ["ContentLoading", "ContentLoadingTesting"]),
+        .testTarget(name: "NetworkingTests", dependencies: ["ContentLoadingNetworking", "KitTestSupport"]),
     ]
 )
 

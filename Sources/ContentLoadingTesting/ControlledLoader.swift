@@ -1,4 +1,5 @@
 import ContentLoading
+import ContentLoadingSupport
 
 /// A load function whose calls suspend until the test completes them, reporting each call.
 ///

@@ -1,4 +1,5 @@
 import ContentLoading
+import ContentLoadingSupport
 
 /// A clock whose time moves only when a test advances it.
 ///

@@ -1,4 +1,5 @@
 import ContentLoading
+import ContentLoadingSupport
 
 /// Records the states a loader goes through so a test can await and assert the sequence.
 ///

@@ -1,3 +1,5 @@
+import ContentLoadingSupport
+
 /// Everything a ``ContentLoadingViewModel`` hands out or runs that must be reachable from its
 /// nonisolated `deinit`: the running task, the streams, and the refresh handles waiting to
 /// settle.

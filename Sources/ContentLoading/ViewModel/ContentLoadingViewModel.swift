@@ -1,3 +1,4 @@
+import ContentLoadingSupport
 import Observation
 
 /// A main-actor view model that loads content and moves through a ``ContentLoadingState``.

@@ -1,3 +1,5 @@
+import ContentLoadingSupport
+
 /// A refresh in progress, which can be awaited until the loader settles or ignored.
 ///
 /// ```swift

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Loads a URL and decodes its JSON: the building block of an app's API manager.
+///
+/// It checks what a ``Transport`` returns (a 2xx status, a non-empty body) and turns decoding
+/// failures into ``APIError``s that name the URL and the JSON path that failed.
+///
+/// ```swift
+/// struct ContactsAPIManager {
+///     let urlStore: any ContactsURLStore
+///     let client = APIClient()
+///     func contacts() async throws -> [Contact] {
+///         try await client.fetch([Contact].self, from: urlStore.contactsURL)
+///     }
+/// }
+/// ```
+public struct APIClient: Sendable {
+    /// Where the bytes come from.
+    public var transport: Transport
+    /// How the body is decoded. Called off the caller's actor.
+    public var makeDecoder: @Sendable () -> JSONDecoder
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - transport: Where the bytes come from. Defaults to ``Transport/standard(timeout:session:)``.
+    ///   - makeDecoder: Makes the decoder for each response (a `JSONDecoder` is not `Sendable`).
+    public init(transport: Transport = .standard(), makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }) {
+        self.transport = transport
+        self.makeDecoder = makeDecoder
+    }
+
+    /// Loads `url` and decodes it as `type`.
+    ///
+    /// - Throws: ``APIError`` naming the URL and what failed, or `CancellationError` when the
+    ///   calling task is cancelled.
+    public func fetch<Model: Decodable>(_ type: Model.Type, from url: URL) async throws -> Model {
+        try decode(type, from: try await data(from: url), url: url)
+    }
+
+    /// Loads `url` and returns its body after checking the status and that it is not empty.
+    public func data(from url: URL) async throws -> Data {
+        let response = try await transport.load(url)
+        if let status = response.statusCode, !(200..<300).contains(status) {
+            throw APIError.httpStatus(url: url, status: status, body: Self.snippet(of: response.body))
+        }
+        guard !response.body.isEmpty else { throw APIError.emptyBody(url: url) }
+        return response.body
+    }
+
+    /// Decodes `data` loaded from `url` as `type`, naming the JSON path of any failure.
+    public func decode<Model: Decodable>(_ type: Model.Type, from data: Data, url: URL) throws -> Model {
+        do {
+            return try makeDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw APIError(error, url: url)
+        }
+    }
+
+    private static func snippet(of body: Data) -> String? {
+        guard let text = String(data: body.prefix(200), encoding: .utf8) else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+extension APIError {
+    /// Translates a `DecodingError` into an error naming the URL and the JSON path.
+    init(_ error: DecodingError, url: URL) {
+        switch error {
+        case .typeMismatch(let type, let context):
+            self = .decoding(url: url, path: context.codingPath.jsonPath, expected: "\(type)", reason: context.debugDescription)
+        case .valueNotFound(let type, let context):
+            self = .decoding(url: url, path: context.codingPath.jsonPath, expected: "\(type)", reason: context.debugDescription)
+        case .keyNotFound(let key, let context):
+            self = .decoding(
+                url: url, path: (context.codingPath + [key]).jsonPath, expected: "a value for key '\(key.stringValue)'",
+                reason: "the key is missing")
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            let underlying = (context.underlyingError as NSError?)?.debugDescription ?? context.debugDescription
+            self = .malformedJSON(url: url, reason: underlying)
+        case .dataCorrupted(let context):
+            self = .decoding(url: url, path: context.codingPath.jsonPath, expected: "a valid value", reason: context.debugDescription)
+        @unknown default:
+            self = .malformedJSON(url: url, reason: String(describing: error))
+        }
+    }
+}
+
+extension [any CodingKey] {
+    /// The path as a JSON path: `$` for the root, `[3]` for an index, `.name` for a key.
+    var jsonPath: String {
+        reduce("$") { path, key in
+            if let index = key.intValue, key.stringValue.hasPrefix("Index ") || key.stringValue == "\(index)" {
+                return path + "[\(index)]"
+            }
+            return path + "." + key.stringValue
+        }
+    }
+}

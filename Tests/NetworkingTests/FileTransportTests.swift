@@ -1,0 +1,42 @@
+import ContentLoadingNetworking
+import Foundation
+import Testing
+
+@Suite struct FileTransportTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    @Test func readsAFileURL() async throws {
+        let file = directory.appendingPathComponent("items.json")
+        try Data(#"[{"order": 1}]"#.utf8).write(to: file)
+        let items = try await APIClient().fetch([Item].self, from: file)
+        #expect(items == [Item(order: 1, phone: nil)])
+    }
+
+    @Test func missingFileNamesThePath() async throws {
+        let file = directory.appendingPathComponent("missing.json")
+        let error = try await apiError { try await APIClient().fetch([Item].self, from: file) }
+        #expect(error == .fileNotFound(url: file, path: file.path))
+        #expect(error.description == "no file at \(file.path)")
+    }
+
+    @Test func directoryIsUnreadable() async throws {
+        let error = try await apiError { try await APIClient().fetch([Item].self, from: directory) }
+        guard case .fileUnreadable(_, let path, _) = error else {
+            Issue.record("expected fileUnreadable, got \(error)")
+            return
+        }
+        #expect(path == directory.path)
+    }
+
+    @Test func unsupportedSchemeIsNamed() async throws {
+        let ftp = URL(string: "ftp://example.com/items.json")!
+        let error = try await apiError { try await APIClient().fetch([Item].self, from: ftp) }
+        #expect(error == .unsupportedScheme(url: ftp))
+        #expect(error.description.contains("ftp://example.com/items.json"))
+    }
+}
