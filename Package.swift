@@ -16,10 +16,24 @@ let package = Package(
         .target(name: "ContentLoadingTesting", dependencies: ["ContentLoading", "ContentLoadingSupport"]),
         .target(name: "ContentLoadingNetworking", dependencies: ["ContentLoadingSupport"], path: "Sources/Networking"),
 
+        // The worked example and the executables that drive it (built, not shipped as products).
+        .target(
+            name: "SellerContacts",
+            dependencies: ["ContentLoading", "ContentLoadingNetworking", "ContentLoadingSupport"],
+            resources: [.copy("Resources/seller-contacts.json")]
+        ),
+        .target(name: "SellerContactsCommand", dependencies: ["SellerContacts"], path: "Examples/SellerContactsCommand"),
+        .executableTarget(name: "seller-contacts", dependencies: ["SellerContactsCommand"], path: "Examples/seller-contacts"),
+
         // Test-only support: the fixture HTTP server (a real python3 process on 127.0.0.1).
         .target(name: "KitTestSupport", path: "Tests/Support", resources: [.copy("Resources/fixture_server.py")]),
         .testTarget(name: "ContentLoadingTests", dependencies: ["ContentLoading", "ContentLoadingTesting"]),
         .testTarget(name: "NetworkingTests", dependencies: ["ContentLoadingNetworking", "KitTestSupport"]),
+        .testTarget(
+            name: "SellerContactsTests",
+            dependencies: ["SellerContacts", "SellerContactsCommand", "ContentLoadingTesting", "KitTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
     ]
 )
 

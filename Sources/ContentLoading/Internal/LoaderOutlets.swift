@@ -31,7 +31,7 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
     }
 
     /// A handle for a refresh served by load `ticket`.
-    package func handle(ticket: LoadID, lastSettled: LoadID?) -> RefreshHandle<Output> {
+    package func handle(ticket: LoadID, lastSettled: LoadID?, model: any AnyObject & Sendable) -> RefreshHandle<Output> {
         let signal = SettleSignal<ContentLoadingState<Output>>()
         let settledState: ContentLoadingState<Output>? = shared.withLock { shared in
             if shared.isShutDown || lastSettled.map({ ticket <= $0 }) == true { return shared.current }
@@ -39,7 +39,8 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
             return nil
         }
         if let settledState { signal.resolve(settledState) }
-        return RefreshHandle(signal: signal, currentState: { [weak self] in self?.current ?? settledState ?? .unloaded })
+        return RefreshHandle(
+            signal: signal, currentState: { [weak self] in self?.current ?? settledState ?? .unloaded }, model: model)
     }
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.

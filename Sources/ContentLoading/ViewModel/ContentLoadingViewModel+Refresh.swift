@@ -14,7 +14,7 @@ extension ContentLoadingViewModel {
         let action = machine.refresh(input)
         if case .start(let request, _) = action { start(request) }
         publish()
-        return outlets.handle(ticket: action.ticket, lastSettled: machine.lastSettled)
+        return outlets.handle(ticket: action.ticket, lastSettled: machine.lastSettled, model: self)
     }
 
     /// Cancels the running load. A state still `loading` returns to the last settled state

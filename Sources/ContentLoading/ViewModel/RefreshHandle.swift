@@ -2,6 +2,9 @@ import ContentLoadingSupport
 
 /// A refresh in progress, which can be awaited until the loader settles or ignored.
 ///
+/// A handle keeps its model alive, so awaiting a refresh of a model nobody else holds still
+/// gets its result; an ignored handle retains nothing.
+///
 /// ```swift
 /// List(model.content ?? []) { ContactRow($0) }
 ///     .refreshable { await model.refresh().settled() }
@@ -9,17 +12,20 @@ import ContentLoadingSupport
 public struct RefreshHandle<Output: Sendable>: Sendable {
     let signal: SettleSignal<ContentLoadingState<Output>>
     let currentState: @Sendable () -> ContentLoadingState<Output>
+    let model: any AnyObject & Sendable
 
     /// Waits until the load that serves this refresh settles, and returns the state it
     /// settled in.
     ///
     /// The load has settled when it produced its first value, failed, finished or was
     /// cancelled. A refresh superseded under ``RefreshPolicy/latestWins`` settles when the
-    /// newer load settles. If the model is released first, returns its last state. If the
-    /// awaiting task is cancelled, returns the current state at once; the load goes on.
+    /// newer load settles. If the awaiting task is cancelled, returns the current state at
+    /// once; the load goes on.
     @discardableResult
     public func settled() async -> ContentLoadingState<Output> {
-        await signal.wait() ?? currentState()
+        let state = await signal.wait() ?? currentState()
+        withExtendedLifetime(model) {}  // NB: the model lives at least until its refresh settles.
+        return state
     }
 
     /// Whether the refresh has settled.

@@ -1,0 +1,66 @@
+import ContentLoading
+import ContentLoadingNetworking
+import SellerContacts
+
+/// The `seller-contacts` command: loads contacts through ``SellerContactsLoader`` and prints
+/// each state as it happens, then the contacts as a table.
+///
+/// `main.swift` only calls ``main(arguments:console:)``; tests call it with a captured console.
+@MainActor
+public enum SellerContactsCommand {
+    /// Runs the command and returns its exit status: 0 for success or empty, 1 for an error,
+    /// 64 for a bad command line.
+    public static func main(arguments: some Sequence<String>, console: Console = .standard) async -> Int32 {
+        let options: Options
+        do {
+            options = try Options.parse(arguments)
+        } catch {
+            console.writeError("seller-contacts: \(error)\nRun 'seller-contacts --help' for the options.\n")
+            return 64
+        }
+        if options.showHelp {
+            console.write(Options.help + "\n")
+            return 0
+        }
+        return await run(options, console: console)
+    }
+
+    /// Loads with `options` and reports on `console`.
+    public static func run(_ options: Options, console: Console) async -> Int32 {
+        let urlStore: any SellerContactsURLStore = options.url.map(FixedSellerContactsURLStore.init) ?? BundledSellerContactsURLStore()
+        let client = APIClient(transport: .standard(timeout: options.timeout))
+        let loader = SellerContactsLoader(apiManager: SellerContactsAPIManager(urlStore: urlStore, client: client))
+        console.write("source: \(urlStore.sellerContactsURL.absoluteString)\n")
+        return await report(loader, console: console)
+    }
+
+    /// Refreshes `loader`, prints its transitions until it settles, then the outcome.
+    static func report(_ loader: SellerContactsLoader, console: Console) async -> Int32 {
+        let states = loader.states
+        loader.refresh()
+        var spinner: Spinner?
+        for await state in states {
+            await spinner?.stop()
+            spinner = nil
+            switch state {
+            case .unloaded:
+                continue
+            case .loading:
+                console.write("state: loading\n")
+                if console.isTerminal { spinner = Spinner(console: console, label: "loading…") }
+            case .success(let contacts):
+                console.write("state: success (\(contacts.count) contact\(contacts.count == 1 ? "" : "s"))\n\n")
+                console.write(ContactsTable.render(contacts))
+                return 0
+            case .empty:
+                console.write("state: empty (the seller has no contacts)\n")
+                return 0
+            case .error(let error, _):
+                console.write("state: error\n")
+                console.writeError("seller-contacts: \(error)\n")
+                return 1
+            }
+        }
+        return 1
+    }
+}

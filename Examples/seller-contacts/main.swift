@@ -1,0 +1,4 @@
+import Foundation
+import SellerContactsCommand
+
+exit(await SellerContactsCommand.main(arguments: CommandLine.arguments.dropFirst()))

@@ -1,0 +1,97 @@
+import ContentLoading
+import ContentLoadingSupport
+import Observation
+
+/// A headless contacts screen: what a phone/address view shows, bound to a loader.
+///
+/// It renders each state of its ``SellerContactsLoader``:
+/// - `success`: fills ``phoneText`` and ``addressText`` from the first contact (lowest order)
+///   and enables the call button when there is a phone number; presents no alert.
+/// - `empty`: presents no alert and fills nothing.
+/// - `error`: presents an ``alert`` with the error's message; the fields keep what they showed.
+///
+/// An error never ends the binding: a later success still fills the fields.
+///
+/// ```swift
+/// let screen = ContactsScreen(loader: loader)
+/// loader.refresh()
+/// // … later, in the view:
+/// Text(screen.phoneText); Button("Call") {}.disabled(!screen.isCallEnabled)
+/// .alert(screen.alert?.title ?? "", isPresented: .constant(screen.alert != nil)) {
+///     Button("OK") { screen.choose(.ok) }
+/// }
+/// ```
+@MainActor
+@Observable
+public final class ContactsScreen {
+    /// What the screen shows at one moment.
+    public struct Display: Sendable, Hashable {
+        /// The phone number of the first contact, or empty.
+        public var phoneText = ""
+        /// The address of the first contact, or empty.
+        public var addressText = ""
+        /// Whether the call button is enabled: there is a phone number.
+        public var isCallEnabled = false
+        /// The presented alert, if any.
+        public var alert: ContactsAlert?
+
+        /// A blank display: no phone, no address, no alert.
+        public init() {}
+    }
+
+    /// What the screen shows now.
+    public private(set) var display = Display()
+
+    /// The loader the screen is bound to.
+    @ObservationIgnored public let loader: SellerContactsLoader
+    @ObservationIgnored private let displays = Broadcast<Display>()
+
+    /// Binds a screen to `loader`, rendering its current state and every later one.
+    public init(loader: SellerContactsLoader) {
+        self.loader = loader
+        let states = loader.states
+        Task { [weak self] in
+            for await state in states {
+                guard let self else { return }
+                self.render(state)
+            }
+        }
+    }
+
+    deinit { displays.finish() }
+
+    /// The phone number shown.
+    public var phoneText: String { display.phoneText }
+    /// The address shown.
+    public var addressText: String { display.addressText }
+    /// Whether the call button is enabled.
+    public var isCallEnabled: Bool { display.isCallEnabled }
+    /// The presented alert, if any.
+    public var alert: ContactsAlert? { display.alert }
+
+    /// A new stream of what the screen shows: the current display, then one per render.
+    public var displayUpdates: AsyncStream<Display> { displays.subscribe(initial: display) }
+
+    /// Renders `state` as described on the type.
+    public func render(_ state: ContentLoadingState<[SellerContacts]>) {
+        switch state {
+        case .success(let contacts):
+            let first = contacts.sortedByOrder().first
+            display.phoneText = first?.phone ?? ""
+            display.addressText = first?.address ?? ""
+            display.isCallEnabled = !(first?.phone ?? "").isEmpty
+        case .error(let error, _):
+            display.alert = ContactsAlert(error: error)
+        case .unloaded, .loading, .empty:
+            break
+        }
+        displays.send(display)
+    }
+
+    /// The user chose `action` in the presented alert: it is dismissed.
+    public func choose(_ action: ContactsAlert.Action) {
+        guard let alert = display.alert, alert.actions.contains(action) else { return }
+        display.alert = nil
+        displays.send(display)
+    }
+}
