@@ -51,8 +51,17 @@ func apiError(_ body: () async throws -> some Any, sourceLocation: SourceLocatio
             return
         }
         #expect(failedURL == url)
-        #expect(!reason.isEmpty)
+        #expect(reason.contains("end of file"), "the reason says the JSON is cut short: \(reason)")
         #expect(error.description.contains("malformed JSON at https://api.example.com/items"))
+    }
+
+    @Test func invalidCharacterNamesLineAndColumn() async throws {
+        let error = try await apiError { try await client(body: "[{\"order\": 1},\n x]").fetch([Item].self, from: url) }
+        guard case .malformedJSON(_, let reason) = error else {
+            Issue.record("expected malformedJSON, got \(error)")
+            return
+        }
+        #expect(reason.contains("line 2, column 2"), "the reason names where the JSON breaks: \(reason)")
     }
 
     @Test func wrongTypeNamesTheJSONPathAndExpectedType() async throws {

@@ -53,7 +53,7 @@ public struct APIClient: Sendable {
         do {
             return try makeDecoder().decode(type, from: data)
         } catch let error as DecodingError {
-            throw APIError(error, url: url)
+            throw APIError(error, data: data, url: url)
         }
     }
 
