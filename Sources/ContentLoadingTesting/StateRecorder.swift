@@ -1,5 +1,4 @@
 import ContentLoading
-import ContentLoadingSupport
 
 /// Records the states a loader goes through so a test can await and assert the sequence.
 ///
@@ -9,30 +8,14 @@ import ContentLoadingSupport
 /// #expect(await recorder.phases(count: 3) == [.unloaded, .loading, .success])
 /// ```
 ///
-/// Waiting never sleeps: each wait resumes when the recorded states reach the count (or
-/// the stream finishes, in which case it returns what was recorded).
+/// A ``StreamRecorder`` of the model's ``ContentLoadingViewModel/states``, with phases.
 @MainActor
 public final class StateRecorder<Value: Sendable> {
-    /// Every state recorded so far, oldest first.
-    public private(set) var states: [ContentLoadingState<Value>] = []
-    /// Whether the recorded stream has finished (the model was released).
-    public private(set) var isFinished = false
-
-    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    // NB: in a lock so the nonisolated `deinit` can cancel it (`isolated deinit` needs
-    // newer Apple runtimes than the kit supports).
-    private let task = Locked<Task<Void, Never>?>(nil)
+    private let recorder: StreamRecorder<ContentLoadingState<Value>>
 
     /// Records the states of `stream`.
     public init(_ stream: AsyncStream<ContentLoadingState<Value>>) {
-        let recording = Task { [weak self] in
-            for await state in stream {
-                guard let self else { return }
-                self.record(state)
-            }
-            self?.finish()
-        }
-        task.withLock { $0 = recording }
+        recorder = StreamRecorder(stream)
     }
 
     /// Records the states of `model`, starting with its current state.
@@ -40,20 +23,17 @@ public final class StateRecorder<Value: Sendable> {
         self.init(model.states)
     }
 
-    deinit {
-        task.withLock { $0?.cancel() }
-    }
-
+    /// Every state recorded so far, oldest first.
+    public var states: [ContentLoadingState<Value>] { recorder.elements }
     /// The phases of the recorded states.
     public var phases: [ContentLoadingPhase] { states.map(\.phase) }
+    /// Whether the recorded stream has finished (the model was released).
+    public var isFinished: Bool { recorder.isFinished }
 
     /// Waits until at least `count` states are recorded (or the stream finished) and returns
     /// the first `count`.
     public func states(count: Int) async -> [ContentLoadingState<Value>] {
-        if states.count < count && !isFinished {
-            await withCheckedContinuation { waiters.append((count, $0)) }
-        }
-        return Array(states.prefix(count))
+        await recorder.values(count: count)
     }
 
     /// The phases of ``states(count:)``.
@@ -61,27 +41,9 @@ public final class StateRecorder<Value: Sendable> {
         await states(count: count).map(\.phase)
     }
 
-    /// Waits for the next state recorded after the ones already seen, or `nil` when the
-    /// stream finishes first.
+    /// Waits for the next state after the ones already recorded, or `nil` when the stream
+    /// finishes first.
     public func next() async -> ContentLoadingState<Value>? {
-        let index = states.count
-        let recorded = await states(count: index + 1)
-        return recorded.count > index ? recorded[index] : nil
-    }
-
-    private func record(_ state: ContentLoadingState<Value>) {
-        states.append(state)
-        resumeWaiters()
-    }
-
-    private func finish() {
-        isFinished = true
-        resumeWaiters()
-    }
-
-    private func resumeWaiters() {
-        let ready = waiters.filter { isFinished || states.count >= $0.count }
-        waiters.removeAll { isFinished || states.count >= $0.count }
-        for waiter in ready { waiter.continuation.resume() }
+        await recorder.next()
     }
 }

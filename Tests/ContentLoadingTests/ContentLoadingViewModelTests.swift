@@ -47,7 +47,7 @@ struct ContentLoadingViewModelTests {
     @Test func cancelReturnsToTheSettledStateAndIsNeverAnError() async throws {
         let loader = ControlledLoader<Int, Int>()
         let model = ContentLoadingViewModel<Int, Int>(load: loader.load)
-        let errors = StreamCollector(model.errors)
+        let errors = StreamRecorder(model.errors)
         let first = model.refresh(1)
         try await loader.complete(loader.call(0), returning: 1)
         await first.settled()
@@ -58,7 +58,7 @@ struct ContentLoadingViewModelTests {
         #expect(await handle.settled() == .success(1))
         #expect(loader.pendingCalls.isEmpty, "the running load was cancelled")
         #expect(model.lastError == nil)
-        #expect(errors.received.isEmpty)
+        #expect(errors.elements.isEmpty)
     }
 
     @Test func producerThatFinishesWithoutAValueSettlesEmpty() async {
@@ -115,8 +115,8 @@ struct ContentLoadingViewModelTests {
 
     @Test func contentAndErrorStreamsReportChanges() async {
         let model = DoublingModel()
-        let contents = StreamCollector(model.contents)
-        let errors = StreamCollector(model.errors)
+        let contents = StreamRecorder(model.contents)
+        let errors = StreamRecorder(model.errors)
         await model.refresh(1).settled()
         await model.refresh(-5).settled()
         await model.refresh(2).settled()

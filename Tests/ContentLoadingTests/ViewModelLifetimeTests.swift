@@ -10,7 +10,7 @@ struct ViewModelReleaseTests {
         let loader = ControlledLoader<Void, Int>()
         var model: ContentLoadingViewModel<Void, Int>? = ContentLoadingViewModel(load: loader.load)
         weak let released = model
-        let states = StreamCollector(model!.states)
+        let states = StreamRecorder(model!.states)
         model!.refresh()
         _ = try await loader.call(0)
         model = nil
@@ -26,7 +26,7 @@ struct ViewModelReleaseTests {
     @Test func releasedMultiValueSubclassDeinitialisesWhileObserving() async {
         var model: StreamingModel? = StreamingModel()
         weak let released = model
-        let contents = StreamCollector(model!.contents)
+        let contents = StreamRecorder(model!.contents)
         model!.refresh()
         model!.feed.yield([1])
         #expect(await contents.values(count: 2) == [nil, [1]])
@@ -50,7 +50,7 @@ struct ViewModelReleaseTests {
         }
         var model: GatedModel? = GatedModel(gate: gate)
         weak let released = model
-        let states = StreamCollector(model!.states)
+        let states = StreamRecorder(model!.states)
         model!.refresh()
         let call = try await gate.call(0)
         model = nil

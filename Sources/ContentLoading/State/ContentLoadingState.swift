@@ -84,3 +84,17 @@ extension ContentLoadingState {
         }
     }
 }
+
+extension ContentLoadingState {
+    /// This state with its content replaced by `output` and its case kept (for a settled
+    /// state, `success` or `empty` per `isEmpty`); `unloaded` stays `unloaded`.
+    func replacingContent(with output: Value, isEmpty: Bool) -> ContentLoadingState {
+        let content: Value? = isEmpty ? nil : output
+        switch self {
+        case .unloaded: return .unloaded
+        case .success, .empty: return isEmpty ? .empty : .success(output)
+        case .loading: return .loading(previous: content)
+        case .error(let error, _): return .error(error, previous: content)
+        }
+    }
+}

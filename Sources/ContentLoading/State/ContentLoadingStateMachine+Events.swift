@@ -74,6 +74,22 @@ extension ContentLoadingStateMachine {
         return running
     }
 
+    /// Replaces the content without a load: a local edit such as an appended page or a
+    /// removed item. The phase stays what it is (`success`/`empty` follow `isEmpty`); the
+    /// content carried by `loading` and `error` is replaced. A running load's later result
+    /// still wins over the edit.
+    ///
+    /// - Returns: `false`, changing nothing, when the state is `unloaded`.
+    @discardableResult
+    public mutating func replaceContent(_ output: Output, isEmpty: Bool) -> Bool {
+        guard case .unloaded = state else {
+            if state.isLoading { settledBeforeLoad = settledBeforeLoad.replacingContent(with: output, isEmpty: isEmpty) }
+            setState(state.replacingContent(with: output, isEmpty: isEmpty), contentChanged: true)
+            return true
+        }
+        return false
+    }
+
     /// What changed since the last call; the caller publishes exactly these.
     public mutating func takeChanges() -> ContentLoadingChanges {
         defer { changes = [] }

@@ -67,12 +67,24 @@ extension ContentLoadingViewModel {
         publish()
     }
 
+    /// Replaces the content without a load: a local edit, such as an appended page or a
+    /// removed item, that keeps the current phase (see
+    /// ``ContentLoadingStateMachine/replaceContent(_:isEmpty:)``). Does nothing before the
+    /// first load. A running load's later result still wins over the edit.
+    public func replaceContent(with output: Output) {
+        guard machine.replaceContent(output, isEmpty: isEmpty(output)) else { return }
+        publish()
+    }
+
     /// Publishes what the last events changed: Observation, streams, waiting handles.
     func publish() {
         let changes = machine.takeChanges()
         if changes.contains(.state) {
+            let oldState = state
+            if changes.contains(.content) { previousContent = oldState.content }
             state = machine.state
             lastError = machine.lastError
+            stateDidChange(from: oldState, to: state)
             outlets.states.send(state)
         }
         if changes.contains(.content) { outlets.contents.send(state.content) }

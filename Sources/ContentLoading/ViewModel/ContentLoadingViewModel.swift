@@ -51,6 +51,8 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
 
     @ObservationIgnored var machine: ContentLoadingStateMachine<Input, Output>
     @ObservationIgnored var contentTimer: (@Sendable () -> Duration)?
+    /// The content before its last replacement, for computing what changed.
+    @ObservationIgnored var previousContent: Output?
     @ObservationIgnored let outlets = LoaderOutlets<Output>()
     @ObservationIgnored let lifetimeTrigger: LifetimeTrigger?
     @ObservationIgnored let stopwatch: Stopwatch
@@ -129,6 +131,10 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
             return try await self.load(input)
         }
     }
+
+    /// Called on the main actor after every state change, before the ``states`` streams
+    /// see it. Override it to react to transitions; the default does nothing.
+    open func stateDidChange(from oldState: ContentLoadingState<Output>, to newState: ContentLoadingState<Output>) {}
 
     /// Whether `output` counts as empty, which makes the state ``ContentLoadingState/empty``.
     ///

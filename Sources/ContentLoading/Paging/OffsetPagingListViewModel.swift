@@ -1,0 +1,65 @@
+/// Offset paging, the special case of cursor paging whose cursor is the offset of the next item.
+///
+/// Override ``loadPage(_:offset:limit:)`` to return up to `limit` items from `offset` and,
+/// when the source knows it, the total count (which spares the request that would come back
+/// empty when the total is a multiple of the page size).
+///
+/// ```swift
+/// final class ProductsModel: OffsetPagingListViewModel<String, Product> {
+///     override func loadPage(_ query: String, offset: Int, limit: Int) async throws -> OffsetPage<Product> {
+///         let response = try await api.products(query, offset: offset, limit: limit)
+///         return OffsetPage(items: response.items, totalCount: response.total)
+///     }
+/// }
+/// let model = ProductsModel(pageSize: 25)
+/// ```
+open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: PagingListViewModel<Input, Element, Int> {
+    /// How many items a page requests.
+    public let pageSize: Int
+
+    /// Creates an offset paging model; the other parameters are those of
+    /// ``PagingListViewModel/init(refreshPolicy:lifetimeTrigger:initialInput:clock:prefetchDistance:pageWindow:deduplicatingBy:)``.
+    public init(
+        pageSize: Int = 25,
+        refreshPolicy: RefreshPolicy = .latestWins,
+        lifetimeTrigger: LifetimeTrigger? = nil,
+        initialInput: Input? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        prefetchDistance: Int = 5,
+        pageWindow: Int? = nil,
+        deduplicatingBy: (@Sendable (Element) -> any Hashable & Sendable)? = nil
+    ) {
+        precondition(pageSize > 0, "pageSize must be positive")
+        self.pageSize = pageSize
+        super.init(
+            refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock,
+            prefetchDistance: prefetchDistance, pageWindow: pageWindow, deduplicatingBy: deduplicatingBy)
+    }
+
+    /// Loads up to `limit` items starting at `offset`. Override it; it runs off the main actor.
+    nonisolated open func loadPage(_ input: Input, offset: Int, limit: Int) async throws -> OffsetPage<Element> {
+        preconditionFailure("\(Self.self) must override loadPage(_:offset:limit:)")
+    }
+
+    /// Turns the offset page into a cursor page. Offset models override
+    /// ``loadPage(_:offset:limit:)`` instead.
+    public final override nonisolated func loadPage(_ input: Input, cursor: Int?) async throws -> Page<Element, Int> {
+        let offset = cursor ?? 0
+        let page = try await loadPage(input, offset: offset, limit: pageSize)
+        return .offset(page.items, at: offset, limit: pageSize, totalCount: page.totalCount)
+    }
+}
+
+/// A page of offset paging: the items and, when known, how many there are in all.
+public struct OffsetPage<Element: Sendable>: Sendable {
+    /// The items from the requested offset.
+    public var items: [Element]
+    /// How many items the whole list has, or `nil` when the source does not say.
+    public var totalCount: Int?
+
+    /// Creates a page.
+    public init(items: [Element], totalCount: Int?) {
+        self.items = items
+        self.totalCount = totalCount
+    }
+}

@@ -1,0 +1,30 @@
+extension PagingListViewModel where Element: Identifiable {
+    /// Loads the next page when `currentItem` is within ``prefetchDistance`` of the end.
+    public func loadMoreIfNeeded(currentItem: Element) {
+        // NB: searched from the end, where a prefetching row is.
+        guard let index = items.lastIndex(where: { $0.id == currentItem.id }) else { return }
+        loadMoreIfNeeded(currentIndex: index)
+    }
+
+    /// Replaces the loaded item with `item`'s id by `item`, without reloading any page.
+    ///
+    /// - Returns: `false` when no loaded item has that id.
+    @discardableResult
+    public func replaceItem(_ item: Element) -> Bool {
+        guard var list = content, let index = list.items.firstIndex(where: { $0.id == item.id }) else { return false }
+        list.replace(at: index, with: item, key: deduplicationKey)
+        replaceContent(with: list)
+        return true
+    }
+
+    /// Removes the loaded item with id `id`, without reloading any page.
+    ///
+    /// - Returns: `false` when no loaded item has that id.
+    @discardableResult
+    public func removeItem(id: Element.ID) -> Bool {
+        guard var list = content, let index = list.items.firstIndex(where: { $0.id == id }) else { return false }
+        list.remove(at: index, key: deduplicationKey)
+        replaceContent(with: list)
+        return true
+    }
+}
