@@ -22,16 +22,27 @@ let package = Package(
             dependencies: ["ContentLoading", "ContentLoadingNetworking", "ContentLoadingSupport"],
             resources: [.copy("Resources/seller-contacts.json")]
         ),
-        .target(name: "SellerContactsCommand", dependencies: ["SellerContacts"], path: "Examples/SellerContactsCommand"),
+        .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
+        .target(name: "SellerContactsCommand", dependencies: ["SellerContacts", "ExampleSupport"], path: "Examples/SellerContactsCommand"),
         .executableTarget(name: "seller-contacts", dependencies: ["SellerContactsCommand"], path: "Examples/seller-contacts"),
+        .target(
+            name: "PagingDemoCommand",
+            dependencies: ["ContentLoading", "ContentLoadingNetworking", "ContentLoadingSupport", "ExampleSupport"],
+            path: "Examples/PagingDemoCommand",
+            resources: [.copy("Resources/catalog.json")]
+        ),
+        .executableTarget(name: "paging-demo", dependencies: ["PagingDemoCommand"], path: "Examples/paging-demo"),
 
         // Test-only support: the fixture HTTP server (a real python3 process on 127.0.0.1).
         .target(name: "KitTestSupport", path: "Tests/Support", resources: [.copy("Resources/fixture_server.py")]),
-        .testTarget(name: "ContentLoadingTests", dependencies: ["ContentLoading", "ContentLoadingTesting"]),
+        .testTarget(name: "ContentLoadingTests", dependencies: ["ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport"]),
         .testTarget(name: "NetworkingTests", dependencies: ["ContentLoadingNetworking", "KitTestSupport"]),
         .testTarget(
             name: "SellerContactsTests",
-            dependencies: ["SellerContacts", "SellerContactsCommand", "ContentLoadingTesting", "KitTestSupport"],
+            dependencies: [
+                "SellerContacts", "SellerContactsCommand", "PagingDemoCommand", "ExampleSupport", "ContentLoadingTesting",
+                "KitTestSupport",
+            ],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -1,5 +1,6 @@
 import ContentLoading
 import ContentLoadingNetworking
+import ExampleSupport
 import SellerContacts
 
 /// The `seller-contacts` command: loads contacts through ``SellerContactsLoader`` and prints

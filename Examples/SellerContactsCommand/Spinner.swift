@@ -1,3 +1,5 @@
+import ExampleSupport
+
 /// A one-line spinner for a terminal: `⠋ loading…`, redrawn in place until stopped.
 final class Spinner: Sendable {
     private let task: Task<Void, Never>

@@ -1,6 +1,7 @@
 import ContentLoadingSupport
 import Foundation
 import KitTestSupport
+import ExampleSupport
 import SellerContactsCommand
 import Testing
 

@@ -1,7 +1,8 @@
 extension PagingListViewModel {
-    /// The load state of the next page.
+    /// The load state of the next page: `idle` before the first page, `endReached` after an
+    /// empty one.
     public var nextPageState: NextPageState {
-        guard let list = content else { return .idle }
+        guard let list = content else { return state.phase == .empty ? .endReached : .idle }
         switch activity {
         case .loading(let origin) where origin === list.origin: return .loading
         case .failed(let origin, let error) where origin === list.origin: return .failed(error)

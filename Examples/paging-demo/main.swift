@@ -1,0 +1,4 @@
+import Foundation
+import PagingDemoCommand
+
+exit(await PagingDemoCommand.main(arguments: CommandLine.arguments.dropFirst()))

@@ -1,0 +1,44 @@
+import ContentLoadingSupport
+import ExampleSupport
+import PagingDemoCommand
+import Testing
+
+@MainActor
+private func run(_ arguments: [String]) async -> (status: Int32, output: String, errors: String) {
+    let output = Locked("")
+    let errors = Locked("")
+    let console = Console(
+        write: { text in output.withLock { $0 += text } },
+        writeError: { text in errors.withLock { $0 += text } },
+        isTerminal: false)
+    let status = await PagingDemoCommand.main(arguments: arguments, console: console)
+    return (status, output.withLock { $0 }, errors.withLock { $0 })
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct PagingDemoCommandTests {
+    @Test func pagesThroughTheWholeCatalog() async {
+        let result = await run([])
+        #expect(result.status == 0)
+        #expect(result.output.split(separator: "\n").filter { $0.contains("arrived") }.count == 13)
+        #expect(result.output.hasSuffix("page 13 arrived: 20 items, 320 loaded\nend reached: 320 items in 13 pages\n"))
+    }
+
+    @Test func failedPageIsRetriedWithEarlierPagesKept() async {
+        let result = await run(["--fail-page", "3"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("""
+            page 2 arrived: 25 items, 50 loaded
+            page 3 failed: page 3 failed on purpose (--fail-page 3); keeping 50 items, retrying
+            page 3 arrived: 25 items, 75 loaded
+            """))
+        #expect(result.output.hasSuffix("end reached: 320 items in 13 pages\n"))
+    }
+
+    @Test func badArgumentsAreUsageErrors() async {
+        #expect(await run(["--fail-page", "zero"]).status == 64)
+        #expect(await run(["--nope"]).status == 64)
+        #expect(await run(["--help"]).output.contains("--fail-page N"))
+    }
+}
