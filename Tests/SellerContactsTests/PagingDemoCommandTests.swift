@@ -1,18 +1,10 @@
-import ContentLoadingSupport
 import ExampleSupport
 import PagingDemoCommand
 import Testing
 
 @MainActor
-private func run(_ arguments: [String]) async -> (status: Int32, output: String, errors: String) {
-    let output = Locked("")
-    let errors = Locked("")
-    let console = Console(
-        write: { text in output.withLock { $0 += text } },
-        writeError: { text in errors.withLock { $0 += text } },
-        isTerminal: false)
-    let status = await PagingDemoCommand.main(arguments: arguments, console: console)
-    return (status, output.withLock { $0 }, errors.withLock { $0 })
+private func run(_ arguments: [String]) async -> CommandResult {
+    await runCommand { await PagingDemoCommand.main(arguments: arguments, console: $0) }
 }
 
 @MainActor

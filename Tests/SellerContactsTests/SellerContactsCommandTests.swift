@@ -1,4 +1,3 @@
-import ContentLoadingSupport
 import Foundation
 import KitTestSupport
 import ExampleSupport
@@ -7,15 +6,8 @@ import Testing
 
 /// Runs the `seller-contacts` logic with a captured console.
 @MainActor
-private func run(_ arguments: [String]) async -> (status: Int32, output: String, errors: String) {
-    let output = Locked("")
-    let errors = Locked("")
-    let console = Console(
-        write: { text in output.withLock { $0 += text } },
-        writeError: { text in errors.withLock { $0 += text } },
-        isTerminal: false)
-    let status = await SellerContactsCommand.main(arguments: arguments, console: console)
-    return (status, output.withLock { $0 }, errors.withLock { $0 })
+private func run(_ arguments: [String]) async -> CommandResult {
+    await runCommand { await SellerContactsCommand.main(arguments: arguments, console: $0) }
 }
 
 @MainActor

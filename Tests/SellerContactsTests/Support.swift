@@ -1,3 +1,5 @@
+import ContentLoadingSupport
+import ExampleSupport
 import Foundation
 import SellerContacts
 import Testing
@@ -28,4 +30,24 @@ func makeTemporaryDirectory() throws -> URL {
 @MainActor
 func loader(fixture name: String) throws -> SellerContactsLoader {
     SellerContactsLoader(apiManager: SellerContactsAPIManager(urlStore: try TestSellerContactsURLStore(fixture: name)))
+}
+
+/// What a command printed and returned.
+struct CommandResult {
+    let status: Int32
+    let output: String
+    let errors: String
+}
+
+/// Runs a command's `main` with a console that captures what it writes.
+@MainActor
+func runCommand(_ main: (Console) async -> Int32) async -> CommandResult {
+    let output = Locked("")
+    let errors = Locked("")
+    let console = Console(
+        write: { text in output.withLock { $0 += text } },
+        writeError: { text in errors.withLock { $0 += text } },
+        isTerminal: false)
+    let status = await main(console)
+    return CommandResult(status: status, output: output.withLock { $0 }, errors: errors.withLock { $0 })
 }
