@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ContentLoading", targets: ["ContentLoading"]),
         .library(name: "ContentLoadingTesting", targets: ["ContentLoadingTesting"]),
         .library(name: "ContentLoadingNetworking", targets: ["ContentLoadingNetworking"]),
+        .library(name: "ContentLoadingRepository", targets: ["ContentLoadingRepository"]),
     ],
     targets: [
         // Package-internal plumbing shared by the layers (locks, broadcasts, signals); not a product.
@@ -15,11 +16,21 @@ let package = Package(
         .target(name: "ContentLoading", dependencies: ["ContentLoadingSupport"]),
         .target(name: "ContentLoadingTesting", dependencies: ["ContentLoading", "ContentLoadingSupport"]),
         .target(name: "ContentLoadingNetworking", dependencies: ["ContentLoadingSupport"], path: "Sources/Networking"),
+        // The system SQLite: this module on Linux (libsqlite3-dev), `SQLite3` on Apple platforms.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(
+            name: "ContentLoadingRepository",
+            dependencies: [
+                "ContentLoading", "ContentLoadingSupport",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+            ],
+            path: "Sources/Repository"
+        ),
 
         // The worked example and the executables that drive it (built, not shipped as products).
         .target(
             name: "SellerContacts",
-            dependencies: ["ContentLoading", "ContentLoadingNetworking", "ContentLoadingSupport"],
+            dependencies: ["ContentLoading", "ContentLoadingNetworking", "ContentLoadingRepository", "ContentLoadingSupport"],
             resources: [.copy("Resources/seller-contacts.json")]
         ),
         .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
@@ -38,6 +49,10 @@ let package = Package(
         .testTarget(name: "ContentLoadingTests", dependencies: ["ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport"]),
         .testTarget(name: "NetworkingTests", dependencies: ["ContentLoadingNetworking", "KitTestSupport"]),
         .testTarget(
+            name: "RepositoryTests",
+            dependencies: ["ContentLoadingRepository", "ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport"]
+        ),
+        .testTarget(
             name: "SellerContactsTests",
             dependencies: [
                 "SellerContacts", "SellerContactsCommand", "PagingDemoCommand", "ExampleSupport", "ContentLoadingTesting",
@@ -49,7 +64,7 @@ let package = Package(
 )
 
 // NB: one place sets the language mode and the strictness every target shares.
-for target in package.targets {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     target.swiftSettings = settings

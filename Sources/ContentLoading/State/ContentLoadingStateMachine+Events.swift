@@ -41,6 +41,21 @@ extension ContentLoadingStateMachine {
         return end(id)
     }
 
+    /// Load `id` reported `error` without ending (an error event of a multi-value producer):
+    /// the state becomes `error` with the content kept, and later values from `id` still
+    /// re-enter `success` / `empty`.
+    ///
+    /// - Returns: `false`, changing nothing, when `id` is not the running load.
+    @discardableResult
+    public mutating func report(_ error: any Error, from id: LoadID) -> Bool {
+        guard id == activeLoad else { return false }
+        setState(.error(error, previous: state.content), contentChanged: false)
+        lastError = error
+        changes.insert(.error)
+        markSettled(id)
+        return true
+    }
+
     /// Load `id` finished. If it never produced a value the state becomes `empty`: the
     /// producer's answer was "nothing", and the loader must not stay stuck in `loading`.
     public mutating func finish(_ id: LoadID) -> CompletionAction {

@@ -37,9 +37,9 @@ extension ContentLoadingViewModel {
                 case .single(let operation):
                     let output = try await operation()
                     self?.deliver(output, from: id)
-                case .sequence(let run):
-                    try await run { [weak self] output in
-                        await self?.deliver(output, from: id)
+                case .events(let run):
+                    try await run { [weak self] event in
+                        await self?.deliver(event, from: id)
                     }
                 }
                 self?.complete(id) { $0.finish(id) }
@@ -57,6 +57,15 @@ extension ContentLoadingViewModel {
             contentTimer = stopwatch.start()
         }
         publish()
+    }
+
+    private func deliver(_ event: ContentEvent<Output>, from id: LoadID) {
+        switch event {
+        case .value(let output):
+            deliver(output, from: id)
+        case .error(let error):
+            if machine.report(error, from: id) { publish() }
+        }
     }
 
     private func complete(

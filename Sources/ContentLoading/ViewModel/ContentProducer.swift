@@ -12,14 +12,14 @@
 public struct ContentProducer<Output: Sendable>: Sendable {
     enum Body: Sendable {
         case single(@Sendable () async throws -> Output)
-        case sequence(@Sendable (_ yield: @Sendable (Output) async -> Void) async throws -> Void)
+        case events(@Sendable (_ send: @Sendable (ContentEvent<Output>) async -> Void) async throws -> Void)
     }
 
     let body: Body
 
     /// Creates a producer from a function that hands its values to `yield`, in order.
     public init(_ run: @escaping @Sendable (_ yield: @Sendable (Output) async -> Void) async throws -> Void) {
-        body = .sequence(run)
+        body = .events { send in try await run { await send(.value($0)) } }
     }
 
     /// A producer of the one value `operation` returns.
@@ -35,6 +35,18 @@ public struct ContentProducer<Output: Sendable>: Sendable {
         Self { yield in
             for try await value in sequence { await yield(value) }
         }
+    }
+
+    /// A producer of the events of `sequence`: each value re-enters the state machine, and
+    /// each error moves it to ``ContentLoadingState/error(_:previous:)`` *without* ending the
+    /// load, so later values still arrive. A thrown error does end the load.
+    ///
+    /// This is how a single-source-of-truth screen keeps showing store updates after a sync
+    /// error.
+    public static func events<S: AsyncSequence & Sendable>(_ sequence: S) -> Self where S.Element == ContentEvent<Output> {
+        Self(body: .events { send in
+            for try await event in sequence { await send(event) }
+        })
     }
 
     private init(body: Body) { self.body = body }

@@ -1,0 +1,125 @@
+#if canImport(SQLite3)
+import SQLite3
+#else
+import CSQLite
+#endif
+
+/// One SQLite connection: opening (file in WAL mode, or in memory), migrations by version,
+/// transactions and prepared statements.
+///
+/// Not thread-safe by itself: ``SQLiteStore`` owns one inside an actor, so every call runs
+/// off the main actor, one at a time.
+public final class SQLiteDatabase {
+    /// Where the database lives.
+    public enum Location: Sendable, Hashable {
+        /// A file, created when missing.
+        case file(path: String)
+        /// A private in-memory database, gone when closed.
+        case inMemory
+    }
+
+    /// The file's path, or `:memory:`.
+    public let path: String
+    let handle: OpaquePointer
+
+    /// Opens (creating when missing) the database at `location` and checks that it is one.
+    ///
+    /// - Throws: ``SQLiteError`` naming the path when the file cannot be opened or is not a
+    ///   database.
+    public init(_ location: Location) throws {
+        let path: String
+        switch location {
+        case .file(let filePath): path = filePath
+        case .inMemory: path = ":memory:"
+        }
+        self.path = path
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw SQLiteError(operation: "open", path: path, code: code, message: message)
+        }
+        self.handle = handle
+        sqlite3_busy_timeout(handle, 5_000)
+        do {
+            // NB: the first statement reads the header, so a file that is not a database fails here.
+            if case .file = location { try execute("PRAGMA journal_mode = WAL", operation: "open") }
+            try execute("PRAGMA synchronous = NORMAL", operation: "open")
+            try execute("PRAGMA foreign_keys = ON", operation: "open")
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs `sql` (one or more statements without results).
+    public func execute(_ sql: String, operation: String = "execute") throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(message)
+            throw SQLiteError(operation: operation, path: path, code: code, message: text)
+        }
+    }
+
+    /// Prepares `sql` for binding and stepping.
+    public func prepare(_ sql: String, operation: String = "prepare") throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code, operation) }
+        return SQLiteStatement(statement, database: self, operation: operation)
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(operation: String = "write", _ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE", operation: operation)
+        do {
+            let result = try body()
+            try execute("COMMIT", operation: operation)
+            return result
+        } catch {
+            try? execute("ROLLBACK", operation: operation)
+            throw error
+        }
+    }
+
+    /// The schema version (`PRAGMA user_version`).
+    public func schemaVersion() throws -> Int {
+        let statement = try prepare("PRAGMA user_version", operation: "read the schema version of")
+        guard try statement.step() else { return 0 }
+        return statement.int(at: 0)
+    }
+
+    /// Brings the schema to the last version of `migrations`: migration `n` (0-based) takes the
+    /// schema from version `n` to `n + 1`. Each runs in its own transaction with its version.
+    ///
+    /// - Throws: ``SQLiteError`` when a migration fails (that migration is rolled back), or when
+    ///   the database is newer than this code knows.
+    public func migrate(_ migrations: [String]) throws {
+        let current = try schemaVersion()
+        guard current <= migrations.count else {
+            throw SQLiteError(
+                operation: "migrate", path: path, code: SQLITE_ERROR,
+                message: "schema version \(current) is newer than this code knows (\(migrations.count))")
+        }
+        for version in current..<migrations.count {
+            try transaction(operation: "migrate to version \(version + 1)") {
+                try execute(migrations[version], operation: "migrate to version \(version + 1)")
+                try execute("PRAGMA user_version = \(version + 1)", operation: "migrate to version \(version + 1)")
+            }
+        }
+    }
+
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    func error(_ code: Int32, _ operation: String) -> SQLiteError {
+        SQLiteError(operation: operation, path: path, code: code, message: lastErrorMessage)
+    }
+}

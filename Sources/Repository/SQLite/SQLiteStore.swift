@@ -1,0 +1,117 @@
+import Foundation
+
+/// A ``LocalStore`` in SQLite: one table of ``SQLiteRecord``s, observed, written in transactions.
+///
+/// A file database runs in WAL mode: a process killed in the middle of a write leaves the
+/// previous data intact. All work happens on the store's actor, off the main actor.
+///
+/// ```swift
+/// let store = try SQLiteStore<SellerContacts>(.file(path: "/var/db/contacts.sqlite"))
+/// try await store.replaceAll(with: contacts, syncedAt: .now)
+/// ```
+public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
+    /// The connection.
+    let database: SQLiteDatabase
+    let observers = StoreObservers<Record>()
+    /// Called with the number of rows written so far, every 1,000 rows of a write; for tests
+    /// that need to act in the middle of a transaction.
+    var writeProgress: (@Sendable (Int) -> Void)?
+
+    private static var metadataMigration: String {
+        "CREATE TABLE IF NOT EXISTS content_loading_metadata (key TEXT PRIMARY KEY NOT NULL, value TEXT)"
+    }
+
+    /// Opens the database at `location`, creating or migrating the schema.
+    ///
+    /// - Throws: ``SQLiteError`` naming the path when the database cannot be opened, is not a
+    ///   database, or cannot be migrated.
+    public init(_ location: SQLiteDatabase.Location) throws {
+        database = try SQLiteDatabase(location)
+        try database.migrate([Self.metadataMigration] + Record.migrations)
+    }
+
+    /// Sets the write-progress hook (see `writeProgress`); for crash tests.
+    package func setWriteProgress(_ hook: (@Sendable (Int) -> Void)?) { writeProgress = hook }
+
+    public func observe() throws -> AsyncStream<[Record]> {
+        observers.subscribe(current: try fetchAll())
+    }
+
+    public func fetchAll() throws -> [Record] {
+        let columns = Record.columns.joined(separator: ", ")
+        let statement = try database.prepare(
+            "SELECT \(columns) FROM \(Record.tableName) ORDER BY \(Record.orderBy)", operation: "read")
+        var records: [Record] = []
+        while try statement.step() { records.append(try Record(row: statement)) }
+        return records
+    }
+
+    public func write(_ records: [Record]) throws {
+        try commit { try insert(records) }
+    }
+
+    public func replaceAll(with records: [Record], syncedAt: Date?) throws {
+        try commit {
+            try database.execute("DELETE FROM \(Record.tableName)", operation: "write")
+            try insert(records)
+            if let syncedAt { try storeSyncDate(syncedAt) }
+        }
+    }
+
+    public func delete(ids: [Record.ID]) throws {
+        try commit {
+            let statement = try database.prepare(
+                "DELETE FROM \(Record.tableName) WHERE \(Record.columns[0]) = ?", operation: "delete from")
+            for id in ids {
+                try Record.bind(id: id, to: statement, at: 1)
+                try statement.step()
+                try statement.reset()
+            }
+        }
+    }
+
+    public func lastSyncDate() throws -> Date? {
+        let statement = try database.prepare(
+            "SELECT value FROM content_loading_metadata WHERE key = 'last_sync'", operation: "read")
+        guard try statement.step(), let text = statement.text(at: 0), let seconds = Double(text) else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    public func setLastSyncDate(_ date: Date) throws {
+        try database.transaction { try storeSyncDate(date) }
+    }
+
+    // MARK: - Private
+
+    /// Runs `body` in a transaction; observers see the result once, after the commit.
+    private func commit(_ body: () throws -> Void) throws {
+        let observed = observers.isObserved
+        // NB: the new list is read inside the transaction, so what observers see is exactly
+        // what was committed; nobody observing, nothing to read.
+        let records = try database.transaction { () throws -> [Record]? in
+            try body()
+            return observed ? try fetchAll() : nil
+        }
+        if let records { observers.publish(records) }
+    }
+
+    private func insert(_ records: [Record]) throws {
+        let placeholders = Array(repeating: "?", count: Record.columns.count).joined(separator: ", ")
+        let statement = try database.prepare(
+            "INSERT OR REPLACE INTO \(Record.tableName) (\(Record.columns.joined(separator: ", "))) VALUES (\(placeholders))",
+            operation: "write")
+        for (index, record) in records.enumerated() {
+            try record.bind(to: statement)
+            try statement.step()
+            try statement.reset()
+            if (index + 1) % 1_000 == 0 { writeProgress?(index + 1) }
+        }
+    }
+
+    private func storeSyncDate(_ date: Date) throws {
+        let statement = try database.prepare(
+            "INSERT OR REPLACE INTO content_loading_metadata (key, value) VALUES ('last_sync', ?)", operation: "write")
+        try statement.bind(String(date.timeIntervalSince1970), at: 1)
+        try statement.step()
+    }
+}

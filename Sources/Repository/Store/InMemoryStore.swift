@@ -1,0 +1,44 @@
+import Foundation
+
+/// A ``LocalStore`` in memory, for tests and previews: the same observable behaviour as
+/// ``SQLiteStore`` without a file.
+///
+/// ```swift
+/// let store = InMemoryStore<SellerContacts>(sortedBy: { $0.order < $1.order })
+/// ```
+public actor InMemoryStore<Element: Sendable & Identifiable & Equatable>: LocalStore where Element.ID: Sendable {
+    private var elements: [Element.ID: Element] = [:]
+    private var syncDate: Date?
+    private let areInIncreasingOrder: @Sendable (Element, Element) -> Bool
+    private let observers = StoreObservers<Element>()
+
+    /// Creates an empty store that returns its elements in the order `areInIncreasingOrder` gives.
+    public init(sortedBy areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool, elements: [Element] = []) {
+        self.areInIncreasingOrder = areInIncreasingOrder
+        self.elements = Dictionary(elements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    public func observe() -> AsyncStream<[Element]> { observers.subscribe(current: fetchAll()) }
+
+    public func fetchAll() -> [Element] { elements.values.sorted(by: areInIncreasingOrder) }
+
+    public func write(_ newElements: [Element]) {
+        for element in newElements { elements[element.id] = element }
+        observers.publish(fetchAll())
+    }
+
+    public func replaceAll(with newElements: [Element], syncedAt: Date?) {
+        elements = Dictionary(newElements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        if let syncedAt { syncDate = syncedAt }
+        observers.publish(fetchAll())
+    }
+
+    public func delete(ids: [Element.ID]) {
+        for id in ids { elements[id] = nil }
+        observers.publish(fetchAll())
+    }
+
+    public func lastSyncDate() -> Date? { syncDate }
+
+    public func setLastSyncDate(_ date: Date) { syncDate = date }
+}

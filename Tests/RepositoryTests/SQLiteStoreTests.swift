@@ -1,0 +1,111 @@
+import ContentLoadingRepository
+import ContentLoadingTesting
+import Foundation
+import Testing
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct SQLiteStoreTests {
+    @Test func observationYieldsTheCurrentListThenEveryCommittedChange() async throws {
+        let store = try SQLiteStore<Note>(.inMemory)
+        try await store.write(notes(0..<2))
+        let observed = await StreamRecorder(try store.observe())
+        try await store.write([Note(id: 5, title: "five")])
+        try await store.write([Note(id: 5, title: "five")])  // no change: no emission
+        try await store.delete(ids: [0])
+        let lists = await observed.values(count: 3)
+        #expect(lists[0] == notes(0..<2))
+        #expect(lists[1] == notes(0..<2) + [Note(id: 5, title: "five")])
+        #expect(lists[2] == [Note(id: 1, title: "note 1"), Note(id: 5, title: "five")])
+    }
+
+    @Test func aBatchIsAllOrNothing() async throws {
+        let store = try SQLiteStore<Note>(.inMemory)
+        try await store.replaceAll(with: notes(0..<3), syncedAt: nil)
+        var batch = notes(10..<20)
+        batch[5].title = ""  // violates the CHECK constraint halfway through
+        await #expect(throws: SQLiteError.self) { try await store.replaceAll(with: batch, syncedAt: Date()) }
+        #expect(try await store.fetchAll() == notes(0..<3), "the failed batch changed nothing")
+        #expect(try await store.lastSyncDate() == nil)
+    }
+
+    @Test func fileDatabaseKeepsDataAndSyncDateAcrossReopening() async throws {
+        let path = try temporaryDatabasePath()
+        let synced = Date(timeIntervalSince1970: 1_234_567)
+        do {
+            let store = try SQLiteStore<Note>(.file(path: path))
+            try await store.replaceAll(with: notes(0..<3), syncedAt: synced)
+        }
+        let reopened = try SQLiteStore<Note>(.file(path: path))
+        #expect(try await reopened.fetchAll() == notes(0..<3))
+        #expect(try await reopened.lastSyncDate() == synced)
+    }
+
+    @Test func fileDatabaseUsesWAL() throws {
+        let database = try SQLiteDatabase(.file(path: try temporaryDatabasePath()))
+        let statement = try database.prepare("PRAGMA journal_mode")
+        #expect(try statement.step())
+        #expect(statement.text(at: 0) == "wal")
+    }
+
+    @Test func schemaIsMigratedByVersion() throws {
+        let database = try SQLiteDatabase(.inMemory)
+        try database.migrate(["CREATE TABLE a (x INTEGER)"])
+        #expect(try database.schemaVersion() == 1)
+        try database.migrate(["CREATE TABLE a (x INTEGER)", "ALTER TABLE a ADD COLUMN y TEXT"])
+        #expect(try database.schemaVersion() == 2)
+        try database.execute("INSERT INTO a (x, y) VALUES (1, 'one')")
+        #expect(throws: SQLiteError.self) { try database.migrate(["CREATE TABLE a (x INTEGER)"]) }
+    }
+
+    @Test func failedMigrationIsRolledBackAndNamesTheVersion() throws {
+        let database = try SQLiteDatabase(.inMemory)
+        do {
+            try database.migrate(["CREATE TABLE a (x INTEGER)", "THIS IS NOT SQL"])
+            Issue.record("a broken migration succeeded")
+        } catch let error as SQLiteError {
+            #expect(error.operation == "migrate to version 2")
+        }
+        #expect(try database.schemaVersion() == 1)
+    }
+
+    @Test func corruptFileIsAClearErrorNamingThePathAndIsLeftAlone() throws {
+        let path = try temporaryDatabasePath()
+        let garbage = Data(repeating: 0x5A, count: 8_192)
+        try garbage.write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try SQLiteStore<Note>(.file(path: path))
+            Issue.record("a corrupt file opened")
+        } catch let error as SQLiteError {
+            #expect(error.path == path)
+            #expect(error.description.contains(path))
+            #expect(error.description.contains("not a database"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage, "the file was not overwritten")
+    }
+
+    @Test func unreadablePathIsAClearErrorNamingThePath() throws {
+        let path = "/nonexistent-\(UUID().uuidString)/notes.sqlite"
+        do {
+            _ = try SQLiteStore<Note>(.file(path: path))
+            Issue.record("a database opened in a missing directory")
+        } catch let error as SQLiteError {
+            #expect(error.description.contains(path))
+        }
+    }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct InMemoryStoreTests {
+    @Test func behavesLikeTheSQLiteStore() async throws {
+        let store = InMemoryStore<Note>(sortedBy: { $0.id < $1.id })
+        let observed = await StreamRecorder(store.observe())
+        await store.write(notes(3..<5))
+        await store.write(notes(3..<5))
+        await store.replaceAll(with: notes(0..<2), syncedAt: Date(timeIntervalSince1970: 5))
+        await store.delete(ids: [0])
+        #expect(await observed.values(count: 4) == [[], notes(3..<5), notes(0..<2), notes(1..<2)])
+        #expect(await store.lastSyncDate() == Date(timeIntervalSince1970: 5))
+    }
+}
