@@ -34,7 +34,11 @@ let package = Package(
             resources: [.copy("Resources/seller-contacts.json")]
         ),
         .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
-        .target(name: "SellerContactsCommand", dependencies: ["SellerContacts", "ExampleSupport"], path: "Examples/SellerContactsCommand"),
+        .target(
+            name: "SellerContactsCommand",
+            dependencies: ["SellerContacts", "ContentLoadingRepository", "ExampleSupport"],
+            path: "Examples/SellerContactsCommand"
+        ),
         .executableTarget(name: "seller-contacts", dependencies: ["SellerContactsCommand"], path: "Examples/seller-contacts"),
         .target(
             name: "PagingDemoCommand",
@@ -48,6 +52,9 @@ let package = Package(
         .target(name: "KitTestSupport", path: "Tests/Support", resources: [.copy("Resources/fixture_server.py")]),
         .testTarget(name: "ContentLoadingTests", dependencies: ["ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport"]),
         .testTarget(name: "NetworkingTests", dependencies: ["ContentLoadingNetworking", "KitTestSupport"]),
+        // A child process for the crash-safety test: killed in the middle of a large write.
+        .executableTarget(
+            name: "sqlite-crash-writer", dependencies: ["SellerContacts", "ContentLoadingRepository"], path: "Tests/CrashWriter"),
         .testTarget(
             name: "RepositoryTests",
             dependencies: ["ContentLoadingRepository", "ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport"]
@@ -56,7 +63,7 @@ let package = Package(
             name: "SellerContactsTests",
             dependencies: [
                 "SellerContacts", "SellerContactsCommand", "PagingDemoCommand", "ExampleSupport", "ContentLoadingTesting",
-                "KitTestSupport",
+                "KitTestSupport", "ContentLoadingRepository", "sqlite-crash-writer",
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -6,6 +6,10 @@ public struct Options: Sendable, Equatable {
     public var url: URL?
     /// Give up on an http(s) URL after this long without data.
     public var timeout: Duration = .seconds(30)
+    /// Keep the contacts in this SQLite database and show them from it (offline-first).
+    public var databasePath: String?
+    /// With a database: show the stored contacts without syncing.
+    public var offline = false
     /// Print the help and exit.
     public var showHelp = false
 
@@ -14,21 +18,31 @@ public struct Options: Sendable, Equatable {
 
     /// The help text.
     public static let help = """
-        USAGE: seller-contacts [--url URL] [--timeout SECONDS]
+        USAGE: seller-contacts [--url URL] [--timeout SECONDS] [--database PATH [--offline]]
 
         Loads a seller's contacts and prints each state of the loader as it happens
         (loading, then success, empty or error), then the contacts as a table.
+
+        With --database the contacts are shown from a local SQLite database, the single
+        source of truth: first what it holds, then, after a sync from the URL, what the
+        sync wrote. When the sync fails the stored contacts stay shown and the error is
+        reported.
 
         OPTIONS:
           --url URL            Load from a file:// or http(s):// URL instead of the
                                contacts bundled with the example.
           --timeout SECONDS    Give up on an http(s) URL after this many seconds
                                without data (default: 30).
+          --database PATH      Keep the contacts in the SQLite database at PATH
+                               (created when missing) and show them from it.
+          --offline            With --database: show the stored contacts, no sync.
           -h, --help           Show this help.
 
         EXIT STATUS:
           0 when the contacts loaded (or there were none), 1 when loading failed
           (the error is printed on standard error), 64 for a bad command line.
+          With --database: 0 when contacts were shown from the database, even if the
+          sync failed; 1 when there was nothing to show.
         """
 
     /// Parses `arguments` (without the program name).
@@ -53,9 +67,16 @@ public struct Options: Sendable, Equatable {
                     throw UsageError(message: "--timeout needs a positive number of seconds, got '\(value)'")
                 }
                 options.timeout = .milliseconds(Int64(seconds * 1000))
+            case "--database":
+                options.databasePath = try value(after: argument, in: &remaining)
+            case "--offline":
+                options.offline = true
             default:
                 throw UsageError(message: "unknown argument '\(argument)'")
             }
+        }
+        if options.offline && options.databasePath == nil {
+            throw UsageError(message: "--offline needs --database PATH: there is nothing stored to show without one")
         }
         return options
     }

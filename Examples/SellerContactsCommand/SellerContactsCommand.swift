@@ -1,5 +1,6 @@
 import ContentLoading
 import ContentLoadingNetworking
+import ContentLoadingRepository
 import ExampleSupport
 import SellerContacts
 
@@ -30,8 +31,12 @@ public enum SellerContactsCommand {
     public static func run(_ options: Options, console: Console) async -> Int32 {
         let urlStore: any SellerContactsURLStore = options.url.map(FixedSellerContactsURLStore.init) ?? BundledSellerContactsURLStore()
         let client = APIClient(transport: .standard(timeout: options.timeout))
-        let loader = SellerContactsLoader(apiManager: SellerContactsAPIManager(urlStore: urlStore, client: client))
+        let apiManager = SellerContactsAPIManager(urlStore: urlStore, client: client)
         console.write("source: \(urlStore.sellerContactsURL.absoluteString)\n")
+        if let path = options.databasePath {
+            return await runOfflineFirst(database: path, apiManager: apiManager, offline: options.offline, console: console)
+        }
+        let loader = SellerContactsLoader(apiManager: apiManager)
         return await report(loader, console: console)
     }
 

@@ -69,3 +69,66 @@ struct SellerContactsCommandTests {
         #expect(missing.errors.contains("--url needs a value"))
     }
 }
+
+/// `seller-contacts --database`: the offline-first flow over SQLite.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct SellerContactsDatabaseCommandTests {
+    let database: String
+
+    init() throws {
+        database = try makeTemporaryDirectory().appendingPathComponent("contacts.sqlite").path
+    }
+
+    @Test func firstRunSyncsThenAFailingURLStillShowsTheStoredContacts() async throws {
+        let first = await run(["--url", try fixtureURL("contacts").absoluteString, "--database", database])
+        #expect(first.status == 0)
+        #expect(first.output.contains("state: empty (the database has no contacts)"))
+        #expect(first.output.contains("sync: updated the database\nstate: success (3 contacts from the database)"))
+
+        let server = try LocalHTTPServer.start()
+        defer { server.stop() }
+        let failing = server.url("status/500")
+        let second = await run(["--url", failing.absoluteString, "--database", database])
+        #expect(second.status == 0, "contacts were shown from the store")
+        #expect(second.output.contains("state: success (3 contacts from the database)"))
+        #expect(second.output.contains("sync: failed; still showing 3 stored contacts"))
+        #expect(second.errors.contains("HTTP 500 from \(failing.absoluteString)"))
+    }
+
+    @Test func offlineShowsTheStoredContactsWithoutSyncing() async throws {
+        _ = await run(["--url", try fixtureURL("contacts").absoluteString, "--database", database])
+        let offline = await run(["--url", "http://127.0.0.1:9/never-contacted", "--database", database, "--offline"])
+        #expect(offline.status == 0)
+        #expect(offline.output.contains("3 contacts from the database"))
+        #expect(offline.output.contains("sync: skipped (--offline)"))
+        #expect(offline.errors.isEmpty)
+    }
+
+    @Test func offlineWithNothingStoredFails() async {
+        let result = await run(["--database", database, "--offline"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("nothing is stored in \(database) yet"))
+    }
+
+    @Test func unchangedRemoteIsReportedUpToDate() async throws {
+        let url = try fixtureURL("contacts").absoluteString
+        _ = await run(["--url", url, "--database", database])
+        let again = await run(["--url", url, "--database", database])
+        #expect(again.output.contains("sync: the database is up to date"))
+    }
+
+    @Test func corruptDatabaseIsAClearErrorNamingThePath() async throws {
+        try Data(repeating: 0x42, count: 4_096).write(to: URL(fileURLWithPath: database))
+        let result = await run(["--database", database])
+        #expect(result.status == 1)
+        #expect(result.errors.contains(database))
+        #expect(result.errors.contains("not a database"))
+    }
+
+    @Test func offlineNeedsADatabase() async {
+        let result = await run(["--offline"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("--offline needs --database PATH"))
+    }
+}

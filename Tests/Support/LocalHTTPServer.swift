@@ -14,19 +14,15 @@ import FoundationNetworking
 /// defer { server.stop() }
 /// let url = server.url("fixtures/contacts.json")
 /// ```
-public final class LocalHTTPServer: @unchecked Sendable {
+public final class LocalHTTPServer: Sendable {
     /// `http://127.0.0.1:<port>/`.
     public let baseURL: URL
-    private let process: Process
-    private let input: Pipe
+    private let process: ChildProcess
 
-    private init(baseURL: URL, process: Process, input: Pipe) {
+    private init(baseURL: URL, process: ChildProcess) {
         self.baseURL = baseURL
         self.process = process
-        self.input = input
     }
-
-    deinit { stop() }
 
     /// Starts the server with `root` as the directory behind `/fixtures/`.
     ///
@@ -36,30 +32,19 @@ public final class LocalHTTPServer: @unchecked Sendable {
         guard let script = Bundle.module.url(forResource: "fixture_server", withExtension: "py") else {
             throw StartError(reason: "fixture_server.py is missing from the test support bundle")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--root", (root ?? FileManager.default.temporaryDirectory).path]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch { throw StartError(reason: "cannot run python3: \(error)") }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else {
-                let stderr = String(data: errors.fileHandleForReading.readDataToEndOfFile(), encoding: .utf8) ?? ""
-                throw StartError(reason: "the server exited before listening: \(stderr)")
-            }
-            line.append(chunk)
+        let directory = (root ?? FileManager.default.temporaryDirectory).path
+        let process: ChildProcess
+        let line: String
+        do {
+            process = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script.path, "--root", directory])
+            line = try process.readLine()
+        } catch {
+            throw StartError(reason: "python3 fixture_server.py did not start: \(error)")
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            throw StartError(reason: "unexpected first line from the server: \(text)")
+        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
+            throw StartError(reason: "unexpected first line from the server: \(line)")
         }
-        return LocalHTTPServer(baseURL: URL(string: "http://127.0.0.1:\(port)/")!, process: process, input: input)
+        return LocalHTTPServer(baseURL: URL(string: "http://127.0.0.1:\(port)/")!, process: process)
     }
 
     /// The URL of `path` on this server, e.g. `url("status/404")`.
@@ -85,10 +70,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
 
     /// Stops the server and waits for it to exit.
     public func stop() {
-        guard process.isRunning else { return }
-        try? input.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        process.stop()
     }
 
     /// Why the server could not start.

@@ -4,7 +4,7 @@ import Observation
 
 /// A headless contacts screen: what a phone/address view shows, bound to a loader.
 ///
-/// It renders each state of its ``SellerContactsLoader``:
+/// It renders each state of its loader:
 /// - `success`: fills ``phoneText`` and ``addressText`` from the first contact (lowest order)
 ///   and enables the call button when there is a phone number; presents no alert.
 /// - `empty`: presents no alert and fills nothing.
@@ -42,12 +42,13 @@ public final class ContactsScreen {
     /// What the screen shows now.
     public private(set) var display = Display()
 
-    /// The loader the screen is bound to.
-    @ObservationIgnored public let loader: SellerContactsLoader
+    /// The loader the screen is bound to: a ``SellerContactsLoader``, a
+    /// ``SellerContactsStoreLoader``, or any other loader of contacts.
+    @ObservationIgnored public let loader: ContentLoadingViewModel<Void, [SellerContacts]>
     @ObservationIgnored private let displays = Broadcast<Display>()
 
     /// Binds a screen to `loader`, rendering its current state and every later one.
-    public init(loader: SellerContactsLoader) {
+    public init(loader: ContentLoadingViewModel<Void, [SellerContacts]>) {
         self.loader = loader
         let states = loader.states
         Task { [weak self] in

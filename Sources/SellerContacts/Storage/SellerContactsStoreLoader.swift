@@ -10,14 +10,23 @@ public final class SellerContactsStoreLoader: ContentLoadingViewModel<Void, [Sel
     /// Where the contacts come from.
     public let repository: Repository<SellerContacts>
 
+    /// Whether a refresh starts a sync; when `false` the loader only shows the store.
+    public let syncsOnRefresh: Bool
+
     /// Creates a loader over `repository`.
-    public init(repository: Repository<SellerContacts>, lifetimeTrigger: LifetimeTrigger? = nil) {
+    ///
+    /// - Parameters:
+    ///   - repository: The store and its synchronizer.
+    ///   - syncsOnRefresh: Whether a refresh starts a sync. Defaults to `true`.
+    ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
+    public init(repository: Repository<SellerContacts>, syncsOnRefresh: Bool = true, lifetimeTrigger: LifetimeTrigger? = nil) {
         self.repository = repository
+        self.syncsOnRefresh = syncsOnRefresh
         super.init(lifetimeTrigger: lifetimeTrigger)
     }
 
-    /// Observes the store and syncs.
+    /// Observes the store and, when ``syncsOnRefresh``, syncs.
     public override func producer(for input: Void) -> ContentProducer<[SellerContacts]> {
-        .events(repository.events())
+        .events(repository.events(syncing: syncsOnRefresh))
     }
 }

@@ -1,0 +1,85 @@
+import ContentLoading
+import ContentLoadingRepository
+import ExampleSupport
+import SellerContacts
+
+extension SellerContactsCommand {
+    /// The offline-first flow: show what the database holds, then sync into it and show the
+    /// result; a failed sync is reported while the stored contacts stay shown.
+    static func runOfflineFirst(
+        database path: String, apiManager: SellerContactsAPIManager, offline: Bool, console: Console
+    ) async -> Int32 {
+        console.write("database: \(path)\n")
+        let repository: Repository<SellerContacts>
+        do {
+            repository = try SellerContactsRepository.sqlite(path: path, apiManager: apiManager)
+        } catch {
+            console.writeError("seller-contacts: \(error)\n")
+            return 1
+        }
+        // NB: the loader only shows the store; this command runs the sync itself so that it
+        // knows when the sync is over, whatever its outcome.
+        let loader = SellerContactsStoreLoader(repository: repository, syncsOnRefresh: false)
+        let states = loader.states
+        loader.refresh()
+        guard case .some(let stored) = await settledState(states, console: console) else { return 1 }
+        if case .error(let error, _) = stored {
+            console.writeError("seller-contacts: \(error)\n")
+            return 1
+        }
+        let storedCount = stored.content?.count ?? 0
+        printContacts(stored, from: "the database", console: console)
+        if offline {
+            console.write("sync: skipped (--offline)\n")
+            guard storedCount > 0 else {
+                console.writeError("seller-contacts: nothing is stored in \(path) yet; run once without --offline to sync\n")
+                return 1
+            }
+            return 0
+        }
+        console.write("sync: fetching\n")
+        do {
+            switch try await repository.synchronizer.sync() {
+            case .updated:
+                console.write("sync: updated the database\n")
+                if let updated = await settledState(states, console: console) {
+                    printContacts(updated, from: "the database", console: console)
+                }
+            case .notModified:
+                console.write("sync: the database is up to date\n")
+            case .skipped:
+                console.write("sync: skipped (the stored contacts are fresh)\n")
+            }
+            return 0
+        } catch {
+            console.write("sync: failed; still showing \(storedCount) stored contact\(storedCount == 1 ? "" : "s")\n")
+            console.writeError("seller-contacts: sync failed: \(error)\n")
+            return storedCount > 0 ? 0 : 1
+        }
+    }
+
+    /// Prints the transitions up to the next settled state and returns it (`nil` if the stream
+    /// ended). Each call goes on where the previous one stopped reading.
+    private static func settledState(
+        _ states: AsyncStream<ContentLoadingState<[SellerContacts]>>, console: Console
+    ) async -> ContentLoadingState<[SellerContacts]>? {
+        for await state in states {
+            switch state {
+            case .unloaded: continue
+            case .loading: console.write("state: loading\n")
+            default: return state
+            }
+        }
+        return nil
+    }
+
+    private static func printContacts(_ state: ContentLoadingState<[SellerContacts]>, from source: String, console: Console) {
+        let contacts = state.content ?? []
+        guard !contacts.isEmpty else {
+            console.write("state: empty (\(source) has no contacts)\n")
+            return
+        }
+        console.write("state: success (\(contacts.count) contact\(contacts.count == 1 ? "" : "s") from \(source))\n\n")
+        console.write(ContactsTable.render(contacts) + "\n")
+    }
+}

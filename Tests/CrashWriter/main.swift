@@ -1,0 +1,28 @@
+// sqlite-crash-writer PATH ROWS STOP_AT [replace|write]
+//
+// A test helper: opens the SellerContacts store at PATH and writes ROWS contacts in one
+// transaction (replaceAll, or write). After STOP_AT rows it prints "writing" and stops in the
+// middle of the transaction, for the test to kill it with SIGKILL. If it is not killed it
+// never commits.
+import ContentLoadingRepository
+import Foundation
+import SellerContacts
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let rows = Int(arguments[2]), let stopAt = Int(arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: sqlite-crash-writer PATH ROWS STOP_AT [replace|write]\n".utf8))
+    exit(64)
+}
+let store = try SQLiteStore<SellerContacts>(.file(path: arguments[1]))
+await store.setWriteProgress { written in
+    guard written >= stopAt else { return }
+    FileHandle.standardOutput.write(Data("writing \(written)\n".utf8))
+    while true { sleep(60) }  // NB: holds the transaction open until the test kills the process.
+}
+let contacts = (0..<rows).map { SellerContacts(address: "Crash Street \($0)", order: 1_000_000 + $0, phone: "+1 555 \($0)") }
+if arguments.count > 4, arguments[4] == "write" {
+    try await store.write(contacts)
+} else {
+    try await store.replaceAll(with: contacts, syncedAt: Date())
+}
+print("committed")

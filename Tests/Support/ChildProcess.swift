@@ -1,0 +1,82 @@
+import Foundation
+
+/// A child process a test starts, reads a line from, and stops or kills.
+///
+/// Its standard input is a pipe the test holds: a child that reads it until end of file exits
+/// when the test process does.
+public final class ChildProcess: @unchecked Sendable {
+    private let process: Process
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private var buffered = Data()
+
+    /// Starts `executable` with `arguments`.
+    public init(_ executable: URL, arguments: [String]) throws {
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch {
+            throw ChildProcessError(reason: "cannot run \(executable.path): \(error)")
+        }
+    }
+
+    deinit { stop() }
+
+    /// The process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Reads the child's standard output up to the next newline and returns that line.
+    ///
+    /// - Throws: ``ChildProcessError`` with the child's standard error when it exits first.
+    public func readLine() throws -> String {
+        while !buffered.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else {
+                let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                throw ChildProcessError(reason: "the child exited before writing a line: \(stderr)")
+            }
+            buffered.append(chunk)
+        }
+        let newline = buffered.firstIndex(of: UInt8(ascii: "\n"))!
+        let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
+        buffered = Data(buffered[buffered.index(after: newline)...])
+        return line
+    }
+
+    /// Kills the child with SIGKILL (no chance to clean up) and waits for it to exit.
+    public func kill() {
+        guard process.isRunning else { return }
+        _ = Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Closes its standard input, terminates it and waits for it to exit.
+    public func stop() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The directory holding the package's built executables.
+    public static var productsDirectory: URL {
+        #if os(macOS)
+        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+}
+
+/// Why a child process could not be run or read.
+public struct ChildProcessError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let reason: String
+    /// The reason.
+    public var description: String { reason }
+}
