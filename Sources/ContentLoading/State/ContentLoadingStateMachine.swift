@@ -17,7 +17,9 @@
 /// | `loading`, load *n* running | *n* finishes without a value | `empty` | start the queued input, if any |
 /// | `success` / `empty`, load *n* running | *n* finishes | unchanged | start the queued input, if any |
 /// | `loading`, load *n* running | *n* is cancelled from inside | the last settled state | start the queued input, if any |
+/// | any, load *n* running | error event `e` from *n* (``report(_:from:)``) | `error(e, previous: content)` | none; *n* keeps running |
 /// | `loading`, load *n* running | ``cancel()`` | the last settled state (or `unloaded`) | cancel *n*, drop the queue |
+/// | any but `unloaded` | ``replaceContent(_:isEmpty:)`` | the same case with the new content | none |
 /// | any | value, error or finish from a load that is not running | unchanged | none (discarded) |
 ///
 /// The last row is what makes *latest wins* hold: a superseded or cancelled load's result is
