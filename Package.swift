@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "ContentLoadingTesting", targets: ["ContentLoadingTesting"]),
         .library(name: "ContentLoadingNetworking", targets: ["ContentLoadingNetworking"]),
         .library(name: "ContentLoadingRepository", targets: ["ContentLoadingRepository"]),
+        // The worked example, as a library so the benchmarks (and readers) can use it.
+        .library(name: "SellerContacts", targets: ["SellerContacts"]),
     ],
     targets: [
         // Package-internal plumbing shared by the layers (locks, broadcasts, signals); not a product.

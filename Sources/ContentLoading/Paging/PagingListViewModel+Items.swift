@@ -11,7 +11,7 @@ extension PagingListViewModel where Element: Identifiable {
     /// - Returns: `false` when no loaded item has that id.
     @discardableResult
     public func replaceItem(_ item: Element) -> Bool {
-        guard var list = content, let index = list.items.firstIndex(where: { $0.id == item.id }) else { return false }
+        guard var list = content, let index = list.firstIndex(where: { $0.id == item.id }) else { return false }
         list.replace(at: index, with: item, key: deduplicationKey)
         replaceContent(with: list)
         return true
@@ -22,7 +22,7 @@ extension PagingListViewModel where Element: Identifiable {
     /// - Returns: `false` when no loaded item has that id.
     @discardableResult
     public func removeItem(id: Element.ID) -> Bool {
-        guard var list = content, let index = list.items.firstIndex(where: { $0.id == id }) else { return false }
+        guard var list = content, let index = list.firstIndex(where: { $0.id == id }) else { return false }
         list.remove(at: index, key: deduplicationKey)
         replaceContent(with: list)
         return true

@@ -101,6 +101,6 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         publishNextPageState()
     }
 
-    /// The items of every page loaded so far.
-    public var items: [Element] { content?.items ?? [] }
+    /// The items of every page loaded so far (an empty list before the first page).
+    public var items: PagedList<Element, Cursor> { content ?? PagedList() }
 }
