@@ -8,6 +8,7 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
         var task: Task<Void, Never>?
         var waiters: [(ticket: LoadID, signal: SettleSignal<ContentLoadingState<Output>>)] = []
         var current: ContentLoadingState<Output> = .unloaded
+        var lastSettled: LoadID?
         var isShutDown = false
     }
 
@@ -31,28 +32,40 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
     }
 
     /// A handle for a refresh served by load `ticket`.
-    package func handle(ticket: LoadID, lastSettled: LoadID?, model: any AnyObject & Sendable) -> RefreshHandle<Output> {
+    package func handle(ticket: LoadID, model: any AnyObject & Sendable) -> RefreshHandle<Output> {
+        RefreshHandle(ticket: ticket, outlets: self, model: model)
+    }
+
+    /// A signal resolved when load `ticket` has settled (at once if it has).
+    func waiter(for ticket: LoadID) -> SettleSignal<ContentLoadingState<Output>> {
         let signal = SettleSignal<ContentLoadingState<Output>>()
         let settledState: ContentLoadingState<Output>? = shared.withLock { shared in
-            if shared.isShutDown || lastSettled.map({ ticket <= $0 }) == true { return shared.current }
-            shared.waiters.append((ticket, signal))
+            if shared.isShutDown || shared.lastSettled.map({ ticket <= $0 }) == true { return shared.current }
+            // NB: kept sorted by ticket, so settling removes a prefix.
+            let index = shared.waiters.lastIndex { $0.ticket <= ticket }.map { $0 + 1 } ?? 0
+            shared.waiters.insert((ticket, signal), at: index)
             return nil
         }
         if let settledState { signal.resolve(settledState) }
-        return RefreshHandle(
-            signal: signal, currentState: { [weak self] in self?.current ?? settledState ?? .unloaded }, model: model)
+        return signal
+    }
+
+    /// Whether load `ticket` has settled.
+    func hasSettled(_ ticket: LoadID) -> Bool {
+        shared.withLock { $0.isShutDown || $0.lastSettled.map { ticket <= $0 } == true }
     }
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
     package func publish(_ state: ContentLoadingState<Output>, lastSettled: LoadID?) {
-        let settled = shared.withLock { shared in
+        let settled = shared.withLock { shared -> ArraySlice<(ticket: LoadID, signal: SettleSignal<ContentLoadingState<Output>>)> in
             shared.current = state
-            guard let lastSettled else { return [SettleSignal<ContentLoadingState<Output>>]() }
-            let ready = shared.waiters.filter { $0.ticket <= lastSettled }.map(\.signal)
-            shared.waiters.removeAll { $0.ticket <= lastSettled }
-            return ready
+            shared.lastSettled = lastSettled
+            guard let lastSettled, let first = shared.waiters.first, first.ticket <= lastSettled else { return [] }
+            let end = shared.waiters.firstIndex { $0.ticket > lastSettled } ?? shared.waiters.endIndex
+            defer { shared.waiters.removeFirst(end) }
+            return shared.waiters[..<end]
         }
-        for signal in settled { signal.resolve(state) }
+        for waiter in settled { waiter.signal.resolve(state) }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.

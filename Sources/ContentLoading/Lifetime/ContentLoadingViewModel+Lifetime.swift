@@ -5,9 +5,12 @@ extension ContentLoadingViewModel {
     /// then refreshes or cancels as the trigger says. Setting the same event again counts as
     /// a new event (a view appears many times).
     public var viewLifetime: ViewLifetime? {
-        get { lifetimeEvent }
+        get {
+            access(keyPath: observedKeyPaths.viewLifetime)
+            return storedLifetimeEvent
+        }
         set {
-            lifetimeEvent = newValue
+            withMutation(keyPath: observedKeyPaths.viewLifetime) { storedLifetimeEvent = newValue }
             if let newValue { handleLifetimeEvent(newValue) }
         }
     }
@@ -17,7 +20,7 @@ extension ContentLoadingViewModel {
 
     private func handleLifetimeEvent(_ event: ViewLifetime) {
         guard let lifetimeTrigger else { return }
-        switch lifetimeTrigger.decision(for: event, contentAge: contentAge, isLoading: state.isLoading) {
+        switch lifetimeTrigger.decision(for: event, contentAge: contentAge, isLoading: storedState.isLoading) {
         case .refresh:
             if let input = machine.lastInput { refresh(input) }
         case .cancel:

@@ -2,7 +2,7 @@ extension PagingListViewModel {
     /// The load state of the next page: `idle` before the first page, `endReached` after an
     /// empty one.
     public var nextPageState: NextPageState {
-        guard let list = content else { return state.phase == .empty ? .endReached : .idle }
+        guard let list = storedState.content else { return storedState.phase == .empty ? .endReached : .idle }
         switch activity {
         case .loading(let origin) where origin === list.origin: return .loading
         case .failed(let origin, let error) where origin === list.origin: return .failed(error)
@@ -18,13 +18,13 @@ extension PagingListViewModel {
     /// Appends the next page. Does nothing while a page or a refresh is loading, after a
     /// failed page (see ``retryNextPage()``), before the first page, or at the end.
     public func loadNextPage() {
-        guard case .idle = nextPageState, !isLoading, let list = content, list.hasMore else { return }
+        guard case .idle = nextPageState, !storedState.isLoading, let list = storedState.content, list.hasMore else { return }
         startNextPage(of: list)
     }
 
     /// Loads the page that failed again.
     public func retryNextPage() {
-        guard case .failed = nextPageState, !isLoading, let list = content else { return }
+        guard case .failed = nextPageState, !storedState.isLoading, let list = storedState.content else { return }
         startNextPage(of: list)
     }
 
@@ -59,7 +59,7 @@ extension PagingListViewModel {
     }
 
     private func append(_ page: Page<Element, Cursor>, to origin: PagingOrigin) {
-        guard case .loading(let loading) = activity, loading === origin, var list = content, list.origin === origin else {
+        guard case .loading(let loading) = activity, loading === origin, var list = storedState.content, list.origin === origin else {
             return
         }
         list.append(page, window: pageWindow, key: deduplicationKey)

@@ -14,7 +14,7 @@ extension ContentLoadingViewModel {
         let action = machine.refresh(input)
         if case .start(let request, _) = action { start(request) }
         publish()
-        return outlets.handle(ticket: action.ticket, lastSettled: machine.lastSettled, model: self)
+        return outlets.handle(ticket: action.ticket, model: self)
     }
 
     /// Cancels the running load. A state still `loading` returns to the last settled state
@@ -88,17 +88,18 @@ extension ContentLoadingViewModel {
     /// Publishes what the last events changed: Observation, streams, waiting handles.
     func publish() {
         let changes = machine.takeChanges()
+        let newState = machine.state
         if changes.contains(.state) {
-            let oldState = state
+            let oldState = storedState
             if changes.contains(.content) { previousContent = oldState.content }
-            state = machine.state
-            lastError = machine.lastError
-            stateDidChange(from: oldState, to: state)
-            outlets.states.send(state)
+            state = newState
+            if changes.contains(.error) || (storedLastError != nil && machine.lastError == nil) { lastError = machine.lastError }
+            stateDidChange(from: oldState, to: newState)
+            outlets.states.send(newState)
         }
-        if changes.contains(.content) { outlets.contents.send(state.content) }
+        if changes.contains(.content) { outlets.contents.send(newState.content) }
         if changes.contains(.error), let error = machine.lastError { outlets.errors.send(error) }
-        outlets.publish(state, lastSettled: machine.lastSettled)
+        outlets.publish(newState, lastSettled: machine.lastSettled)
     }
 }
 

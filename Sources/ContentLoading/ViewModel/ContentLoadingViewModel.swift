@@ -43,11 +43,38 @@ import Observation
 @MainActor
 @Observable
 open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
+    // NB: the observed properties are written out by hand over ignored storage. In a generic
+    // class the macro's accessors build their key path at run time on every access, which
+    // profiling showed to dominate a refresh; these use key paths built once per model. The
+    // kit's own code reads the storage.
+    @ObservationIgnored var storedState: ContentLoadingState<Output> = .unloaded
+    @ObservationIgnored var storedLastError: (any Error)?
+    @ObservationIgnored var storedLifetimeEvent: ViewLifetime?
+    @ObservationIgnored lazy var observedKeyPaths = ObservedKeyPaths(
+        state: \ContentLoadingViewModel.state, lastError: \ContentLoadingViewModel.lastError,
+        viewLifetime: \ContentLoadingViewModel.viewLifetime)
+
     /// The current state.
-    public internal(set) var state: ContentLoadingState<Output> = .unloaded
+    public internal(set) var state: ContentLoadingState<Output> {
+        get {
+            access(keyPath: observedKeyPaths.state)
+            return storedState
+        }
+        set {
+            withMutation(keyPath: observedKeyPaths.state) { storedState = newValue }
+        }
+    }
+
     /// The most recent error; kept while a new load runs, cleared when a load produces a value.
-    public internal(set) var lastError: (any Error)?
-    var lifetimeEvent: ViewLifetime?
+    public internal(set) var lastError: (any Error)? {
+        get {
+            access(keyPath: observedKeyPaths.lastError)
+            return storedLastError
+        }
+        set {
+            withMutation(keyPath: observedKeyPaths.lastError) { storedLastError = newValue }
+        }
+    }
 
     @ObservationIgnored var machine: ContentLoadingStateMachine<Input, Output>
     @ObservationIgnored var contentTimer: (@Sendable () -> Duration)?
@@ -102,6 +129,13 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
 
     deinit {
         outlets.shutDown()
+    }
+
+    /// The key paths of the observed properties, built once.
+    struct ObservedKeyPaths {
+        let state: KeyPath<ContentLoadingViewModel, ContentLoadingState<Output>>
+        let lastError: KeyPath<ContentLoadingViewModel, (any Error)?>
+        let viewLifetime: KeyPath<ContentLoadingViewModel, ViewLifetime?>
     }
 
     /// Loads the content for `input`. Override it in a subclass; it runs off the main actor.

@@ -10,8 +10,8 @@ import ContentLoadingSupport
 ///     .refreshable { await model.refresh().settled() }
 /// ```
 public struct RefreshHandle<Output: Sendable>: Sendable {
-    let signal: SettleSignal<ContentLoadingState<Output>>
-    let currentState: @Sendable () -> ContentLoadingState<Output>
+    let ticket: LoadID
+    let outlets: LoaderOutlets<Output>
     let model: any AnyObject & Sendable
 
     /// Waits until the load that serves this refresh settles, and returns the state it
@@ -23,11 +23,13 @@ public struct RefreshHandle<Output: Sendable>: Sendable {
     /// once; the load goes on.
     @discardableResult
     public func settled() async -> ContentLoadingState<Output> {
-        let state = await signal.wait() ?? currentState()
+        // NB: the waiter is registered only now, so an ignored handle costs nothing.
+        let signal = outlets.waiter(for: ticket)
+        let state = await signal.wait() ?? outlets.current
         withExtendedLifetime(model) {}  // NB: the model lives at least until its refresh settles.
         return state
     }
 
     /// Whether the refresh has settled.
-    public var isSettled: Bool { signal.isResolved }
+    public var isSettled: Bool { outlets.hasSettled(ticket) }
 }

@@ -55,8 +55,9 @@ public final class Synchronizer<Element: Sendable & Identifiable & Equatable>: S
     /// Whether a sync is in flight.
     public var isSyncing: Bool { flight.isRunning }
 
-    /// How many ``sync()`` calls are waiting for the sync in flight.
-    package var waitingCallers: Int { flight.waitingCallers }
+    /// How many ``sync()`` calls are waiting for the sync in flight (they will all get its
+    /// outcome).
+    public var waitingCallers: Int { flight.waitingCallers }
 
     private func performSync() async throws -> SyncOutcome {
         if case .ifOlderThan(let maximumAge) = freshness, let last = try await store.lastSyncDate() {

@@ -1,0 +1,40 @@
+import ContentLoadingNetworking
+import Foundation
+import SellerContacts
+
+/// Scenario 4: a ~5 MB SellerContacts JSON through the API manager from a `file://` URL, and
+/// `JSONDecoder` on the same bytes in memory.
+public struct DecodingScenario: Sendable {
+    public let fileURL: URL
+    public let data: Data
+    public let count: Int
+
+    /// Writes the JSON file (about `megabytes` MB) to a temporary directory.
+    public init(megabytes: Int = 5) throws {
+        var contacts: [SellerContacts] = []
+        var size = 0
+        while size < megabytes * 1_000_000 {
+            let contact = SellerContacts(
+                address: "\(contacts.count) Long Avenue, Unit \(contacts.count % 97), Springfield, ZZ 0\(contacts.count % 9999)",
+                order: contacts.count, phone: "+1 555 \(1_000_000 + contacts.count)")
+            contacts.append(contact)
+            size += 110
+        }
+        data = try JSONEncoder().encode(contacts)
+        count = contacts.count
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        fileURL = directory.appendingPathComponent("contacts.json")
+        try data.write(to: fileURL)
+    }
+
+    /// The kit: `SellerContactsAPIManager` reading the file.
+    public func kit() async throws -> Int {
+        try await SellerContactsAPIManager(urlStore: FixedSellerContactsURLStore(fileURL)).sellerContacts().count
+    }
+
+    /// The baseline: `JSONDecoder` on the bytes already in memory.
+    public func baseline() throws -> Int {
+        try JSONDecoder().decode([SellerContacts].self, from: data).count
+    }
+}
