@@ -4,9 +4,17 @@ import ContentLoadingSupport
 /// nonisolated `deinit`: the running task, the streams, and the refresh handles waiting to
 /// settle.
 package final class LoaderOutlets<Output: Sendable>: Sendable {
+    /// A task awaiting the settlement of load `ticket`.
+    private struct Waiter {
+        let ticket: LoadID
+        let key: UInt64
+        let continuation: CheckedContinuation<ContentLoadingState<Output>?, Never>
+    }
+
     private struct Shared {
         var task: Task<Void, Never>?
-        var waiters: [(ticket: LoadID, signal: SettleSignal<ContentLoadingState<Output>>)] = []
+        var waiters: [Waiter] = []
+        var nextWaiterKey: UInt64 = 0
         var current: ContentLoadingState<Output> = .unloaded
         var lastSettled: LoadID?
         var isShutDown = false
@@ -36,18 +44,32 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
         RefreshHandle(ticket: ticket, outlets: self, model: model)
     }
 
-    /// A signal resolved when load `ticket` has settled (at once if it has).
-    func waiter(for ticket: LoadID) -> SettleSignal<ContentLoadingState<Output>> {
-        let signal = SettleSignal<ContentLoadingState<Output>>()
-        let settledState: ContentLoadingState<Output>? = shared.withLock { shared in
-            if shared.isShutDown || shared.lastSettled.map({ ticket <= $0 }) == true { return shared.current }
-            // NB: kept sorted by ticket, so settling removes a prefix.
-            let index = shared.waiters.lastIndex { $0.ticket <= ticket }.map { $0 + 1 } ?? 0
-            shared.waiters.insert((ticket, signal), at: index)
-            return nil
+    /// Waits until load `ticket` has settled and returns the state then; `nil` when the
+    /// waiting task is cancelled first.
+    func waitUntilSettled(_ ticket: LoadID) async -> ContentLoadingState<Output>? {
+        let key = shared.withLock { shared in
+            defer { shared.nextWaiterKey += 1 }
+            return shared.nextWaiterKey
         }
-        if let settledState { signal.resolve(settledState) }
-        return signal
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let settled: ContentLoadingState<Output>?? = shared.withLock { shared in
+                    if shared.isShutDown || shared.lastSettled.map({ ticket <= $0 }) == true { return .some(shared.current) }
+                    if Task.isCancelled { return .some(nil) }
+                    // NB: kept sorted by ticket, so settling removes a prefix.
+                    let index = shared.waiters.lastIndex { $0.ticket <= ticket }.map { $0 + 1 } ?? 0
+                    shared.waiters.insert(Waiter(ticket: ticket, key: key, continuation: continuation), at: index)
+                    return .none
+                }
+                if let settled { continuation.resume(returning: settled) }
+            }
+        } onCancel: {
+            let waiter: Waiter? = shared.withLock { shared in
+                guard let index = shared.waiters.firstIndex(where: { $0.key == key }) else { return nil }
+                return shared.waiters.remove(at: index)
+            }
+            waiter?.continuation.resume(returning: nil)
+        }
     }
 
     /// Whether load `ticket` has settled.
@@ -57,7 +79,7 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
     package func publish(_ state: ContentLoadingState<Output>, lastSettled: LoadID?) {
-        let settled = shared.withLock { shared -> ArraySlice<(ticket: LoadID, signal: SettleSignal<ContentLoadingState<Output>>)> in
+        let settled = shared.withLock { shared -> ArraySlice<Waiter> in
             shared.current = state
             shared.lastSettled = lastSettled
             guard let lastSettled, let first = shared.waiters.first, first.ticket <= lastSettled else { return [] }
@@ -65,7 +87,7 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
             defer { shared.waiters.removeFirst(end) }
             return shared.waiters[..<end]
         }
-        for waiter in settled { waiter.signal.resolve(state) }
+        for waiter in settled { waiter.continuation.resume(returning: state) }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.
@@ -76,10 +98,10 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
                 shared.task = nil
                 shared.waiters = []
             }
-            return (shared.task, shared.waiters.map(\.signal), shared.current)
+            return (shared.task, shared.waiters, shared.current)
         }
         task?.cancel()
-        for signal in waiters { signal.resolve(state) }
+        for waiter in waiters { waiter.continuation.resume(returning: state) }
         states.finish()
         contents.finish()
         errors.finish()

@@ -24,8 +24,7 @@ public struct RefreshHandle<Output: Sendable>: Sendable {
     @discardableResult
     public func settled() async -> ContentLoadingState<Output> {
         // NB: the waiter is registered only now, so an ignored handle costs nothing.
-        let signal = outlets.waiter(for: ticket)
-        let state = await signal.wait() ?? outlets.current
+        let state = await outlets.waitUntilSettled(ticket) ?? outlets.current
         withExtendedLifetime(model) {}  // NB: the model lives at least until its refresh settles.
         return state
     }
