@@ -18,7 +18,7 @@ public struct DecodingScenario: Sendable {
                 address: "\(contacts.count) Long Avenue, Unit \(contacts.count % 97), Springfield, ZZ 0\(contacts.count % 9999)",
                 order: contacts.count, phone: "+1 555 \(1_000_000 + contacts.count)")
             contacts.append(contact)
-            size += 110
+            size += 95
         }
         data = try JSONEncoder().encode(contacts)
         count = contacts.count
