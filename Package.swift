@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "ContentLoadingTesting", dependencies: ["ContentLoading", "ContentLoadingSupport"]),
         .target(name: "ContentLoadingNetworking", dependencies: ["ContentLoadingSupport"], path: "Sources/Networking"),
         // The system SQLite: this module on Linux (libsqlite3-dev), `SQLite3` on Apple platforms.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "ContentLoadingRepository",
             dependencies: [

@@ -12,7 +12,7 @@ let package = Package(
     ],
     targets: [
         // Raw sqlite3, for the baseline of the SQLite scenario (SQLite3 on Apple platforms).
-        .systemLibrary(name: "CSQLiteRaw", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSQLiteRaw", providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "Scenarios",
             dependencies: [
