@@ -1,14 +1,27 @@
 /// Measures elapsed time on an injected clock, with the clock's type erased.
+///
+/// NB: the closures are built once; marking a start stores only the clock's instant, so
+/// starting a measurement allocates nothing (it happens on every delivered value).
 package struct Stopwatch: Sendable {
-    private let startTiming: @Sendable () -> @Sendable () -> Duration
+    /// A start instant of the stopwatch's clock.
+    package struct Mark: Sendable {
+        fileprivate let instant: any Sendable
+    }
+
+    private let now: @Sendable () -> any Sendable
+    private let elapsed: @Sendable (any Sendable) -> Duration
 
     package init<C: Clock>(clock: C) where C.Duration == Duration {
-        startTiming = {
-            let start = clock.now
-            return { start.duration(to: clock.now) }
+        now = { clock.now }
+        elapsed = { start in
+            guard let start = start as? C.Instant else { return .zero }
+            return start.duration(to: clock.now)
         }
     }
 
-    /// Starts timing now; the returned closure tells the time elapsed since.
-    package func start() -> @Sendable () -> Duration { startTiming() }
+    /// Starts a measurement now.
+    package func start() -> Mark { Mark(instant: now()) }
+
+    /// The time since `mark` was started.
+    package func elapsed(since mark: Mark) -> Duration { elapsed(mark.instant) }
 }

@@ -8,7 +8,7 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
     private struct Waiter {
         let ticket: LoadID
         let key: UInt64
-        let continuation: CheckedContinuation<ContentLoadingState<Output>?, Never>
+        let continuation: UnsafeContinuation<ContentLoadingState<Output>?, Never>
     }
 
     private struct Shared {
@@ -52,7 +52,9 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
             return shared.nextWaiterKey
         }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            // NB: unsafe (no checking object to allocate): every path resumes it exactly once,
+            // under the lock that removes it from `waiters`.
+            await withUnsafeContinuation { continuation in
                 let settled: ContentLoadingState<Output>?? = shared.withLock { shared in
                     if shared.isShutDown || shared.lastSettled.map({ ticket <= $0 }) == true { return .some(shared.current) }
                     if Task.isCancelled { return .some(nil) }

@@ -16,7 +16,7 @@ extension ContentLoadingViewModel {
     }
 
     /// How long ago a load last produced a value, on the model's clock; `nil` if none has.
-    public var contentAge: Duration? { contentTimer?() }
+    public var contentAge: Duration? { contentTimer.map(stopwatch.elapsed(since:)) }
 
     private func handleLifetimeEvent(_ event: ViewLifetime) {
         guard let lifetimeTrigger else { return }

@@ -77,7 +77,7 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
     }
 
     @ObservationIgnored var machine: ContentLoadingStateMachine<Input, Output>
-    @ObservationIgnored var contentTimer: (@Sendable () -> Duration)?
+    @ObservationIgnored var contentTimer: Stopwatch.Mark?
     /// The content before its last replacement, for computing what changed.
     @ObservationIgnored var previousContent: Output?
     @ObservationIgnored let outlets = LoaderOutlets<Output>()
