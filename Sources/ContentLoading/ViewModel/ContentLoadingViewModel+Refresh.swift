@@ -36,6 +36,9 @@ extension ContentLoadingViewModel {
                 switch producer.body {
                 case .single(let operation):
                     let output = try await operation()
+                    // NB: a cancelled task's load is never the running one (replacing, cancelling
+                    // and releasing all move the machine on first): skip the work of discarding.
+                    guard !Task.isCancelled else { return }
                     self?.deliver(output, from: id)
                 case .events(let run):
                     try await run { [weak self] event in
@@ -44,7 +47,8 @@ extension ContentLoadingViewModel {
                 }
                 self?.complete(id) { $0.finish(id) }
             } catch {
-                let isCancellation = error is CancellationError || Task.isCancelled
+                guard !Task.isCancelled else { return }
+                let isCancellation = error is CancellationError
                 self?.complete(id) { isCancellation ? $0.cancelled(id) : $0.fail(error, from: id) }
             }
         }
