@@ -32,7 +32,9 @@ let package = Package(
         // The worked example and the executables that drive it (built, not shipped as products).
         .target(
             name: "SellerContacts",
-            dependencies: ["ContentLoading", "ContentLoadingNetworking", "ContentLoadingRepository", "ContentLoadingSupport"],
+            dependencies: [
+                "ContentLoading", "ContentLoadingNetworking", "ContentLoadingRepository", "ContentLoadingSupport",
+            ],
             resources: [.copy("Resources/seller-contacts.json")]
         ),
         .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
@@ -41,7 +43,8 @@ let package = Package(
             dependencies: ["SellerContacts", "ContentLoadingRepository", "ExampleSupport"],
             path: "Examples/SellerContactsCommand"
         ),
-        .executableTarget(name: "seller-contacts", dependencies: ["SellerContactsCommand"], path: "Examples/seller-contacts"),
+        .executableTarget(
+            name: "seller-contacts", dependencies: ["SellerContactsCommand"], path: "Examples/seller-contacts"),
         .target(
             name: "PagingDemoCommand",
             dependencies: ["ContentLoading", "ContentLoadingNetworking", "ContentLoadingSupport", "ExampleSupport"],
@@ -52,19 +55,25 @@ let package = Package(
 
         // Test-only support: the fixture HTTP server (a real python3 process on 127.0.0.1).
         .target(name: "KitTestSupport", path: "Tests/Support", resources: [.copy("Resources/fixture_server.py")]),
-        .testTarget(name: "ContentLoadingTests", dependencies: ["ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport"]),
+        .testTarget(
+            name: "ContentLoadingTests",
+            dependencies: ["ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport"]),
         .testTarget(name: "NetworkingTests", dependencies: ["ContentLoadingNetworking", "KitTestSupport"]),
         // A child process for the crash-safety test: killed in the middle of a large write.
         .executableTarget(
-            name: "sqlite-crash-writer", dependencies: ["SellerContacts", "ContentLoadingRepository"], path: "Tests/CrashWriter"),
+            name: "sqlite-crash-writer", dependencies: ["SellerContacts", "ContentLoadingRepository"],
+            path: "Tests/CrashWriter"),
         .testTarget(
             name: "RepositoryTests",
-            dependencies: ["ContentLoadingRepository", "ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport"]
+            dependencies: [
+                "ContentLoadingRepository", "ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport",
+            ]
         ),
         .testTarget(
             name: "SellerContactsTests",
             dependencies: [
-                "SellerContacts", "SellerContactsCommand", "PagingDemoCommand", "ExampleSupport", "ContentLoadingTesting",
+                "SellerContacts", "SellerContactsCommand", "PagingDemoCommand", "ExampleSupport",
+                "ContentLoadingTesting",
                 "KitTestSupport", "ContentLoadingRepository", "sqlite-crash-writer",
             ],
             resources: [.copy("Fixtures")]

@@ -10,7 +10,9 @@ public struct Console: Sendable {
     public var isTerminal: Bool
 
     /// Creates a console from its parts.
-    public init(write: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void, isTerminal: Bool) {
+    public init(
+        write: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void, isTerminal: Bool
+    ) {
         self.write = write
         self.writeError = writeError
         self.isTerminal = isTerminal

@@ -37,7 +37,8 @@ public enum PagingDemoCommand {
                 }
                 if argument == "--page-size" { pageSize = value } else { failPage = value }
             default:
-                console.writeError("paging-demo: unknown argument '\(argument)'\nRun 'paging-demo --help' for the options.\n")
+                console.writeError(
+                    "paging-demo: unknown argument '\(argument)'\nRun 'paging-demo --help' for the options.\n")
                 return 64
             }
         }
@@ -45,7 +46,8 @@ public enum PagingDemoCommand {
             console.writeError("paging-demo: catalog.json is missing from the example's resources\n")
             return 1
         }
-        return await run(CatalogPager(pageSize: pageSize, failingOncePage: failPage), catalog: catalog, console: console)
+        return await run(
+            CatalogPager(pageSize: pageSize, failingOncePage: failPage), catalog: catalog, console: console)
     }
 
     /// Loads the first page, then every next page until the end, retrying a failed page once.

@@ -58,7 +58,8 @@ public struct Options: Sendable, Equatable {
             case "--url":
                 let value = try value(after: argument, in: &remaining)
                 guard let url = URL(string: value), url.scheme != nil else {
-                    throw UsageError(message: "--url needs an absolute URL such as file:///tmp/contacts.json, got '\(value)'")
+                    throw UsageError(
+                        message: "--url needs an absolute URL such as file:///tmp/contacts.json, got '\(value)'")
                 }
                 options.url = url
             case "--timeout":

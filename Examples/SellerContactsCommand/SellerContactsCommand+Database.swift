@@ -32,7 +32,8 @@ extension SellerContactsCommand {
         if offline {
             console.write("sync: skipped (--offline)\n")
             guard storedCount > 0 else {
-                console.writeError("seller-contacts: nothing is stored in \(path) yet; run once without --offline to sync\n")
+                console.writeError(
+                    "seller-contacts: nothing is stored in \(path) yet; run once without --offline to sync\n")
                 return 1
             }
             return 0
@@ -73,7 +74,9 @@ extension SellerContactsCommand {
         return nil
     }
 
-    private static func printContacts(_ state: ContentLoadingState<[SellerContacts]>, from source: String, console: Console) {
+    private static func printContacts(
+        _ state: ContentLoadingState<[SellerContacts]>, from source: String, console: Console
+    ) {
         let contacts = state.content ?? []
         guard !contacts.isEmpty else {
             console.write("state: empty (\(source) has no contacts)\n")

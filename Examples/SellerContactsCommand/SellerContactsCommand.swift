@@ -29,12 +29,14 @@ public enum SellerContactsCommand {
 
     /// Loads with `options` and reports on `console`.
     public static func run(_ options: Options, console: Console) async -> Int32 {
-        let urlStore: any SellerContactsURLStore = options.url.map(FixedSellerContactsURLStore.init) ?? BundledSellerContactsURLStore()
+        let urlStore: any SellerContactsURLStore =
+            options.url.map(FixedSellerContactsURLStore.init) ?? BundledSellerContactsURLStore()
         let client = APIClient(transport: .standard(timeout: options.timeout))
         let apiManager = SellerContactsAPIManager(urlStore: urlStore, client: client)
         console.write("source: \(urlStore.sellerContactsURL.absoluteString)\n")
         if let path = options.databasePath {
-            return await runOfflineFirst(database: path, apiManager: apiManager, offline: options.offline, console: console)
+            return await runOfflineFirst(
+                database: path, apiManager: apiManager, offline: options.offline, console: console)
         }
         let loader = SellerContactsLoader(apiManager: apiManager)
         return await report(loader, console: console)

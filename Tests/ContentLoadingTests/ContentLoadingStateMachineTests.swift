@@ -5,7 +5,9 @@ private struct Failure: Error, Equatable { let input: Int }
 private typealias Machine = ContentLoadingStateMachine<Int, Int>
 
 /// Starts a load and returns its request, failing the test if the machine did not start one.
-private func start(_ machine: inout Machine, _ input: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> Machine.LoadRequest {
+private func start(_ machine: inout Machine, _ input: Int, sourceLocation: SourceLocation = #_sourceLocation) throws
+    -> Machine.LoadRequest
+{
     guard case .start(let request, _) = machine.refresh(input) else {
         Issue.record("refresh(\(input)) did not start a load", sourceLocation: sourceLocation)
         throw CancellationError()

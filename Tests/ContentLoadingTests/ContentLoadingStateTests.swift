@@ -39,9 +39,14 @@ private struct Opaque: Error { let text: String }
     }
 
     @Test func errorsWithoutEquatableCompareByTypeAndDescription() {
-        #expect(ContentLoadingState<Int>.error(Opaque(text: "a"), previous: nil) == .error(Opaque(text: "a"), previous: nil))
-        #expect(ContentLoadingState<Int>.error(Opaque(text: "a"), previous: nil) != .error(Opaque(text: "b"), previous: nil))
-        #expect(ContentLoadingState<Int>.error(Opaque(text: "a"), previous: nil) != .error(Failure(code: 1), previous: nil))
+        #expect(
+            ContentLoadingState<Int>.error(Opaque(text: "a"), previous: nil) == .error(Opaque(text: "a"), previous: nil)
+        )
+        #expect(
+            ContentLoadingState<Int>.error(Opaque(text: "a"), previous: nil) != .error(Opaque(text: "b"), previous: nil)
+        )
+        #expect(
+            ContentLoadingState<Int>.error(Opaque(text: "a"), previous: nil) != .error(Failure(code: 1), previous: nil))
     }
 
     @Test func descriptionNamesTheCaseAndPayload() {

@@ -41,7 +41,10 @@ struct ContentLoadingViewModelTests {
         // The stale result finished first; had it been applied the recorder would show it.
         model.refresh(3)
         try await loader.complete(loader.call(2), returning: 3)
-        #expect(await recorder.states(count: 5) == [.unloaded, .loading(previous: nil), .success(2), .loading(previous: 2), .success(3)])
+        #expect(
+            await recorder.states(count: 5) == [
+                .unloaded, .loading(previous: nil), .success(2), .loading(previous: 2), .success(3),
+            ])
     }
 
     @Test func cancelReturnsToTheSettledStateAndIsNeverAnError() async throws {
@@ -107,7 +110,9 @@ struct ContentLoadingViewModelTests {
         await model.refresh(1).settled()
         let late = StateRecorder(model)
         await model.refresh(2).settled()
-        let expected: [ContentLoadingState<Int>] = [.unloaded, .loading(previous: nil), .success(2), .loading(previous: 2), .success(4)]
+        let expected: [ContentLoadingState<Int>] = [
+            .unloaded, .loading(previous: nil), .success(2), .loading(previous: 2), .success(4),
+        ]
         #expect(await early.states(count: 5) == expected)
         #expect(await alsoEarly.states(count: 5) == expected)
         #expect(await late.states(count: 3) == Array(expected.suffix(3)))

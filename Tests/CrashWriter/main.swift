@@ -19,7 +19,9 @@ await store.setWriteProgress { written in
     FileHandle.standardOutput.write(Data("writing \(written)\n".utf8))
     while true { sleep(60) }  // NB: holds the transaction open until the test kills the process.
 }
-let contacts = (0..<rows).map { SellerContacts(address: "Crash Street \($0)", order: 1_000_000 + $0, phone: "+1 555 \($0)") }
+let contacts = (0..<rows).map {
+    SellerContacts(address: "Crash Street \($0)", order: 1_000_000 + $0, phone: "+1 555 \($0)")
+}
 if arguments.count > 4, arguments[4] == "write" {
     try await store.write(contacts)
 } else {

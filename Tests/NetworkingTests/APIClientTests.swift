@@ -14,7 +14,9 @@ private func client(status: Int = 200, body: String) -> APIClient {
 }
 
 /// Runs `body`, requires it to throw an ``APIError`` and returns it.
-func apiError(_ body: () async throws -> some Any, sourceLocation: SourceLocation = #_sourceLocation) async throws -> APIError {
+func apiError(_ body: () async throws -> some Any, sourceLocation: SourceLocation = #_sourceLocation) async throws
+    -> APIError
+{
     do {
         _ = try await body()
     } catch let error as APIError {
@@ -29,7 +31,8 @@ func apiError(_ body: () async throws -> some Any, sourceLocation: SourceLocatio
 
 @Suite struct APIClientTests {
     @Test func decodesA2xxBody() async throws {
-        let items = try await client(body: #"[{"order": 2, "phone": "555"}, {"order": 1}]"#).fetch([Item].self, from: url)
+        let items = try await client(body: #"[{"order": 2, "phone": "555"}, {"order": 1}]"#).fetch(
+            [Item].self, from: url)
         #expect(items == [Item(order: 2, phone: "555"), Item(order: 1, phone: nil)])
     }
 

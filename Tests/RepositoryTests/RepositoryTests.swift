@@ -42,7 +42,9 @@ struct RepositoryTests {
         let errors = ErrorLog()
         let values = AsyncStream<[Note]> { continuation in
             let task = Task {
-                for await value in repository.events().values(onError: { errors.append($0) }) { continuation.yield(value) }
+                for await value in repository.events().values(onError: { errors.append($0) }) {
+                    continuation.yield(value)
+                }
             }
             continuation.onTermination = { _ in task.cancel() }
         }

@@ -9,7 +9,9 @@ struct Note: SQLiteRecord, Hashable {
     var title: String
 
     static let tableName = "notes"
-    static let migrations = ["CREATE TABLE notes (id INTEGER PRIMARY KEY NOT NULL, title TEXT NOT NULL CHECK (title <> ''))"]
+    static let migrations = [
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY NOT NULL, title TEXT NOT NULL CHECK (title <> ''))"
+    ]
     static let columns = ["id", "title"]
     static let orderBy = "id"
 
@@ -32,7 +34,9 @@ struct Note: SQLiteRecord, Hashable {
     }
 }
 
-func notes(_ range: Range<Int>, _ prefix: String = "note") -> [Note] { range.map { Note(id: $0, title: "\(prefix) \($0)") } }
+func notes(_ range: Range<Int>, _ prefix: String = "note") -> [Note] {
+    range.map { Note(id: $0, title: "\(prefix) \($0)") }
+}
 
 /// A fresh database path in a directory of its own.
 func temporaryDatabasePath() throws -> String {
@@ -54,7 +58,11 @@ final class TestRemote: Sendable {
     let gate = Locked<SettleSignal<Void>?>(nil)
 
     var fetchCount: Int { state.withLock { $0.fetches } }
-    func serve(_ notes: [Note]) { state.withLock { $0.notes = notes; $0.failure = nil } }
+    func serve(_ notes: [Note]) {
+        state.withLock {
+            $0.notes = notes; $0.failure = nil
+        }
+    }
     func fail(with error: any Error) { state.withLock { $0.failure = error } }
 
     /// Makes fetches wait until the returned signal is resolved.

@@ -32,7 +32,9 @@ struct SynchronizerTests {
     @Test func remoteErrorWritesNothingAndLeavesTheStore() async throws {
         let store = CountingStore(notes(0..<3))
         remote.fail(with: RemoteFailure(reason: "HTTP 500"))
-        await #expect(throws: RemoteFailure(reason: "HTTP 500")) { try await Synchronizer(store: store, fetch: remote.fetch).sync() }
+        await #expect(throws: RemoteFailure(reason: "HTTP 500")) {
+            try await Synchronizer(store: store, fetch: remote.fetch).sync()
+        }
         #expect(await store.writes == 0)
         #expect(await store.fetchAll() == notes(0..<3))
     }

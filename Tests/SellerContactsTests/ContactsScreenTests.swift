@@ -58,7 +58,8 @@ struct ContactsScreenTests {
     @Test func errorsNeverEndTheBinding() async throws {
         let directory = try makeTemporaryDirectory()
         let file = directory.appendingPathComponent("contacts.json")
-        let model = SellerContactsLoader(apiManager: SellerContactsAPIManager(urlStore: FixedSellerContactsURLStore(file)))
+        let model = SellerContactsLoader(
+            apiManager: SellerContactsAPIManager(urlStore: FixedSellerContactsURLStore(file)))
         let bound = ContactsScreen(loader: model)
         var displays = bound.displayUpdates.makeAsyncIterator()
         model.refresh()

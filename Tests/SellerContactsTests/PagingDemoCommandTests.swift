@@ -20,11 +20,13 @@ struct PagingDemoCommandTests {
     @Test func failedPageIsRetriedWithEarlierPagesKept() async {
         let result = await run(["--fail-page", "3"])
         #expect(result.status == 0)
-        #expect(result.output.contains("""
-            page 2 arrived: 25 items, 50 loaded
-            page 3 failed: page 3 failed on purpose (--fail-page 3); keeping 50 items, retrying
-            page 3 arrived: 25 items, 75 loaded
-            """))
+        #expect(
+            result.output.contains(
+                """
+                page 2 arrived: 25 items, 50 loaded
+                page 3 failed: page 3 failed on purpose (--fail-page 3); keeping 50 items, retrying
+                page 3 arrived: 25 items, 75 loaded
+                """))
         #expect(result.output.hasSuffix("end reached: 320 items in 13 pages\n"))
     }
 

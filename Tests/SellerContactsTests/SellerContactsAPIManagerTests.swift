@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct SellerContactsAPIManagerTests {
     @Test func decodesTheNormalFixtureInSourceOrder() async throws {
-        let contacts = try await SellerContactsAPIManager(urlStore: TestSellerContactsURLStore(fixture: "contacts")).sellerContacts()
+        let contacts = try await SellerContactsAPIManager(urlStore: TestSellerContactsURLStore(fixture: "contacts"))
+            .sellerContacts()
         #expect(contacts.map(\.order) == [2, 1, 3])
         #expect(contacts[2] == SellerContacts(address: "3 Third Road", order: 3, phone: nil))
     }
@@ -37,7 +38,8 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func liveStoreAgainstALocalServer() async throws {
         let root = try makeTemporaryDirectory()
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("seller"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("seller"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: fixtureURL("contacts"), to: root.appendingPathComponent("seller/contacts"))
         let server = try LocalHTTPServer.start(serving: root)
         defer { server.stop() }

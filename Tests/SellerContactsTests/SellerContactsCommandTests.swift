@@ -1,6 +1,6 @@
+import ExampleSupport
 import Foundation
 import KitTestSupport
-import ExampleSupport
 import SellerContactsCommand
 import Testing
 
@@ -24,7 +24,9 @@ struct SellerContactsCommandTests {
     @Test func fixtureSuccessPrintsRowsSortedByOrder() async throws {
         let result = await run(["--url", try fixtureURL("contacts").absoluteString])
         #expect(result.status == 0)
-        let rows = result.output.split(separator: "\n").filter { $0.hasPrefix("1 ") || $0.hasPrefix("2 ") || $0.hasPrefix("3 ") }
+        let rows = result.output.split(separator: "\n").filter {
+            $0.hasPrefix("1 ") || $0.hasPrefix("2 ") || $0.hasPrefix("3 ")
+        }
         #expect(rows.map { $0.prefix(1) } == ["1", "2", "3"])
         #expect(result.output.contains("3      —"))
     }

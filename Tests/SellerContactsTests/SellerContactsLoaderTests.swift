@@ -33,10 +33,13 @@ struct SellerContactsLoaderTests {
 
     @Test func largeListLoadsSorted() async throws {
         let count = 5_000
-        let contacts = (0..<count).reversed().map { SellerContacts(address: "Street \($0)", order: $0, phone: "+1 555 \($0)") }
+        let contacts = (0..<count).reversed().map {
+            SellerContacts(address: "Street \($0)", order: $0, phone: "+1 555 \($0)")
+        }
         let file = try makeTemporaryDirectory().appendingPathComponent("large.json")
         try JSONEncoder().encode(contacts).write(to: file)
-        let model = SellerContactsLoader(apiManager: SellerContactsAPIManager(urlStore: FixedSellerContactsURLStore(file)))
+        let model = SellerContactsLoader(
+            apiManager: SellerContactsAPIManager(urlStore: FixedSellerContactsURLStore(file)))
         await model.refresh().settled()
         #expect(model.content?.count == count)
         #expect(model.content?.map(\.order) == Array(0..<count))
@@ -46,7 +49,8 @@ struct SellerContactsLoaderTests {
         let directory = try makeTemporaryDirectory()
         let file = directory.appendingPathComponent("contacts.json")
         try FileManager.default.copyItem(at: fixtureURL("contacts"), to: file)
-        let model = SellerContactsLoader(apiManager: SellerContactsAPIManager(urlStore: FixedSellerContactsURLStore(file)))
+        let model = SellerContactsLoader(
+            apiManager: SellerContactsAPIManager(urlStore: FixedSellerContactsURLStore(file)))
         await model.refresh().settled()
         try FileManager.default.removeItem(at: file)
         let state = await model.refresh().settled()
@@ -55,7 +59,10 @@ struct SellerContactsLoaderTests {
     }
 
     @Test func sortIsStableForEqualOrders() {
-        let contacts = [SellerContacts(address: "b", order: 1), SellerContacts(address: "a", order: 0), SellerContacts(address: "c", order: 1)]
+        let contacts = [
+            SellerContacts(address: "b", order: 1), SellerContacts(address: "a", order: 0),
+            SellerContacts(address: "c", order: 1),
+        ]
         #expect(contacts.sortedByOrder().map(\.address) == ["a", "b", "c"])
     }
 }

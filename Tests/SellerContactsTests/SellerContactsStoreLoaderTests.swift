@@ -14,7 +14,10 @@ struct SellerContactsStoreLoaderTests {
     private func loader(fixture: String) throws -> (SellerContactsStoreLoader, InMemoryStore<SellerContacts>) {
         let store = InMemoryStore<SellerContacts>(sortedBy: { $0.order < $1.order }, elements: stored)
         let api = SellerContactsAPIManager(urlStore: try TestSellerContactsURLStore(fixture: fixture))
-        return (SellerContactsStoreLoader(repository: SellerContactsRepository.repository(store: store, apiManager: api)), store)
+        return (
+            SellerContactsStoreLoader(repository: SellerContactsRepository.repository(store: store, apiManager: api)),
+            store
+        )
     }
 
     @Test func showsStoredContactsAtOnceThenTheSyncedOnes() async throws {

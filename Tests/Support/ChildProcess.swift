@@ -65,9 +65,9 @@ public final class ChildProcess: @unchecked Sendable {
     /// The directory holding the package's built executables.
     public static var productsDirectory: URL {
         #if os(macOS)
-        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
+            if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
         #endif
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The fixture HTTP server (`fixture_server.py`) running as a real process on 127.0.0.1.
@@ -36,7 +36,8 @@ public final class LocalHTTPServer: Sendable {
         let process: ChildProcess
         let line: String
         do {
-            process = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script.path, "--root", directory])
+            process = try ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script.path, "--root", directory])
             line = try process.readLine()
         } catch {
             throw StartError(reason: "python3 fixture_server.py did not start: \(error)")

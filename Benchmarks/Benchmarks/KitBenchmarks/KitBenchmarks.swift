@@ -26,18 +26,22 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for input in benchmark.scaledIterations { await refresher.cycle(input) }
     }
-    Benchmark("2 burst of 10,000 refreshes: kit", configuration: .init(maxDuration: .seconds(3), maxIterations: 20)) { _ in
+    Benchmark("2 burst of 10,000 refreshes: kit", configuration: .init(maxDuration: .seconds(3), maxIterations: 20)) {
+        _ in
         let refresher = await KitRefresher()
         blackHole(await refresher.burst(10_000))
     }
-    Benchmark("2 burst of 10,000 refreshes: bare baseline", configuration: .init(maxDuration: .seconds(3), maxIterations: 20)) { _ in
+    Benchmark(
+        "2 burst of 10,000 refreshes: bare baseline", configuration: .init(maxDuration: .seconds(3), maxIterations: 20)
+    ) { _ in
         let refresher = await BareRefresher()
         blackHole(await refresher.burst(10_000))
     }
     Benchmark("5 SQLite sync of 10,000: kit", configuration: .init(maxDuration: .seconds(3), maxIterations: 20)) { _ in
         blackHole(try await SQLiteScenario.kit(SQLiteScenario.contacts(10_000)))
     }
-    Benchmark("5 SQLite sync of 10,000: raw sqlite3", configuration: .init(maxDuration: .seconds(3), maxIterations: 20)) { _ in
+    Benchmark("5 SQLite sync of 10,000: raw sqlite3", configuration: .init(maxDuration: .seconds(3), maxIterations: 20))
+    { _ in
         try SQLiteScenario.raw(SQLiteScenario.contacts(10_000))
     }
 }

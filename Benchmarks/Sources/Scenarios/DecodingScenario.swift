@@ -15,7 +15,8 @@ public struct DecodingScenario: Sendable {
         var size = 0
         while size < megabytes * 1_000_000 {
             let contact = SellerContacts(
-                address: "\(contacts.count) Long Avenue, Unit \(contacts.count % 97), Springfield, ZZ 0\(contacts.count % 9999)",
+                address:
+                    "\(contacts.count) Long Avenue, Unit \(contacts.count % 97), Springfield, ZZ 0\(contacts.count % 9999)",
                 order: contacts.count, phone: "+1 555 \(1_000_000 + contacts.count)")
             contacts.append(contact)
             size += 95

@@ -12,12 +12,12 @@ public enum MemoryScenario {
     /// The resident set size in bytes, or `nil` where it cannot be read.
     public static func residentBytes() -> Int? {
         #if os(Linux)
-        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+            guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+                let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+            else { return nil }
+            return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
         #else
-        return nil
+            return nil
         #endif
     }
 

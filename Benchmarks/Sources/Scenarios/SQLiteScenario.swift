@@ -3,9 +3,9 @@ import Foundation
 import SellerContacts
 
 #if canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #else
-import CSQLiteRaw
+    import CSQLiteRaw
 #endif
 
 /// Scenario 5: a sync of 10,000 contacts into the SQLite store in one transaction, against
@@ -43,10 +43,13 @@ public enum SQLiteScenario {
         guard sqlite3_open(try freshPath(), &db) == SQLITE_OK, let db else { fatalError("open failed") }
         defer { sqlite3_close(db) }
         sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", nil, nil, nil)
-        sqlite3_exec(db, "CREATE TABLE seller_contacts (\"order\" INTEGER PRIMARY KEY NOT NULL, phone TEXT, address TEXT)", nil, nil, nil)
+        sqlite3_exec(
+            db, "CREATE TABLE seller_contacts (\"order\" INTEGER PRIMARY KEY NOT NULL, phone TEXT, address TEXT)", nil,
+            nil, nil)
         sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
         var statement: OpaquePointer?
-        sqlite3_prepare_v2(db, "INSERT INTO seller_contacts (\"order\", phone, address) VALUES (?, ?, ?)", -1, &statement, nil)
+        sqlite3_prepare_v2(
+            db, "INSERT INTO seller_contacts (\"order\", phone, address) VALUES (?, ?, ?)", -1, &statement, nil)
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for contact in contacts {
             sqlite3_bind_int64(statement, 1, Int64(contact.order))

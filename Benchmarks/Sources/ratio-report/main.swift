@@ -20,7 +20,9 @@ func time(_ body: () async throws -> Void) async rethrows -> Duration {
 
 /// Runs `a` and `b` alternately `runs` times; returns their median times.
 @MainActor
-func interleaved(runs: Int, _ a: () async throws -> Void, _ b: () async throws -> Void) async rethrows -> (Duration, Duration) {
+func interleaved(runs: Int, _ a: () async throws -> Void, _ b: () async throws -> Void) async rethrows -> (
+    Duration, Duration
+) {
     var timesA: [Duration] = []
     var timesB: [Duration] = []
     for _ in 0..<runs {
@@ -31,7 +33,8 @@ func interleaved(runs: Int, _ a: () async throws -> Void, _ b: () async throws -
 }
 
 func ms(_ duration: Duration) -> String {
-    String(format: "%.2f ms", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
+    String(
+        format: "%.2f ms", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
 }
 
 func ratio(_ a: Duration, _ b: Duration) -> Double { a / b }
@@ -59,86 +62,119 @@ func report() async throws -> [Row] {
     let bare = BareRefresher()
     let peer = CombineRefresher()
     if wanted(1) {
-    let cycles = 20_000
-    for input in 0..<2_000 {  // warm up
-        await kit.cycle(input)
-        await bare.cycle(input)
-        await peer.cycle(input)
-    }
-    let (kitTime, bareTime) = await interleaved(runs: runs, { for i in 0..<cycles { await kit.cycle(i) } }, { for i in 0..<cycles { await bare.cycle(i) } })
-    let (kitAgain, peerTime) = await interleaved(runs: runs, { for i in 0..<cycles { await kit.cycle(i) } }, { for i in 0..<cycles { await peer.cycle(i) } })
-    rows.append(Row(
-        scenario: "1. refresh cycle, kit / bare baseline (\(ms(kitTime / cycles * 1000)) vs \(ms(bareTime / cycles * 1000)) per 1,000)",
-        measured: format(ratio(kitTime, bareTime)), target: "≤ 1.25", passed: ratio(kitTime, bareTime) <= 1.25))
-    rows.append(Row(
-        scenario: "1. refresh cycle, Combine peer / kit (\(ms(peerTime / cycles * 1000)) per 1,000)",
-        measured: format(ratio(peerTime, kitAgain)), target: "≥ 2.00", passed: ratio(peerTime, kitAgain) >= 2))
+        let cycles = 20_000
+        for input in 0..<2_000 {  // warm up
+            await kit.cycle(input)
+            await bare.cycle(input)
+            await peer.cycle(input)
+        }
+        let (kitTime, bareTime) = await interleaved(
+            runs: runs, { for i in 0..<cycles { await kit.cycle(i) } }, { for i in 0..<cycles { await bare.cycle(i) } })
+        let (kitAgain, peerTime) = await interleaved(
+            runs: runs, { for i in 0..<cycles { await kit.cycle(i) } }, { for i in 0..<cycles { await peer.cycle(i) } })
+        rows.append(
+            Row(
+                scenario:
+                    "1. refresh cycle, kit / bare baseline (\(ms(kitTime / cycles * 1000)) vs \(ms(bareTime / cycles * 1000)) per 1,000)",
+                measured: format(ratio(kitTime, bareTime)), target: "≤ 1.25", passed: ratio(kitTime, bareTime) <= 1.25))
+        rows.append(
+            Row(
+                scenario: "1. refresh cycle, Combine peer / kit (\(ms(peerTime / cycles * 1000)) per 1,000)",
+                measured: format(ratio(peerTime, kitAgain)), target: "≥ 2.00", passed: ratio(peerTime, kitAgain) >= 2))
 
     }
     // 2. Burst of 10,000 refreshes.
     if wanted(2) {
-    var kitApplied = 0
-    var bareApplied = 0
-    let (burstKit, burstBare) = await interleaved(runs: runs, { kitApplied = await kit.burst(10_000) }, { bareApplied = await bare.burst(10_000) })
-    rows.append(Row(
-        scenario: "2. burst of 10,000 refreshes: results applied (kit, baseline)", measured: "\(kitApplied), \(bareApplied)",
-        target: "kit: 1", passed: kitApplied == 1))
-    rows.append(Row(
-        scenario: "2. burst, kit / baseline (\(ms(burstKit)) vs \(ms(burstBare)))", measured: format(ratio(burstKit, burstBare)),
-        target: "≤ 1.50", passed: ratio(burstKit, burstBare) <= 1.5))
+        var kitApplied = 0
+        var bareApplied = 0
+        let (burstKit, burstBare) = await interleaved(
+            runs: runs, { kitApplied = await kit.burst(10_000) }, { bareApplied = await bare.burst(10_000) })
+        rows.append(
+            Row(
+                scenario: "2. burst of 10,000 refreshes: results applied (kit, baseline)",
+                measured: "\(kitApplied), \(bareApplied)",
+                target: "kit: 1", passed: kitApplied == 1))
+        rows.append(
+            Row(
+                scenario: "2. burst, kit / baseline (\(ms(burstKit)) vs \(ms(burstBare)))",
+                measured: format(ratio(burstKit, burstBare)),
+                target: "≤ 1.50", passed: ratio(burstKit, burstBare) <= 1.5))
 
     }
     // 3. Paging, N and 2N pages of 50 items.
     if wanted(3) {
-    var loaded = (0, 0)
-    let (pagingN, paging2N) = await interleaved(
-        runs: 3, { loaded.0 = await PagingScenario.run(pages: 10_000) }, { loaded.1 = await PagingScenario.run(pages: 20_000) })
-    rows.append(Row(
-        scenario: "3. paging, 20,000 / 10,000 pages × 50 (\(ms(pagingN)) vs \(ms(paging2N)); \(loaded.0) and \(loaded.1) items)",
-        measured: format(ratio(paging2N, pagingN)), target: "≤ 2.20",
-        passed: ratio(paging2N, pagingN) <= 2.2 && loaded == (500_000, 1_000_000)))
+        var loaded = (0, 0)
+        let (pagingN, paging2N) = await interleaved(
+            runs: 3, { loaded.0 = await PagingScenario.run(pages: 10_000) },
+            { loaded.1 = await PagingScenario.run(pages: 20_000) })
+        rows.append(
+            Row(
+                scenario:
+                    "3. paging, 20,000 / 10,000 pages × 50 (\(ms(pagingN)) vs \(ms(paging2N)); \(loaded.0) and \(loaded.1) items)",
+                measured: format(ratio(paging2N, pagingN)), target: "≤ 2.20",
+                passed: ratio(paging2N, pagingN) <= 2.2 && loaded == (500_000, 1_000_000)))
 
     }
     // 4. Decoding a 5 MB JSON file.
     if wanted(4) {
-    let decoding = try DecodingScenario(megabytes: 5)
-    let (decodeKit, decodeBase) = try await interleaved(runs: runs, { _ = try await decoding.kit() }, { _ = try decoding.baseline() })
-    rows.append(Row(
-        scenario: "4. decode \(decoding.data.count / 1_000_000) MB (\(decoding.count) contacts), API manager from file / JSONDecoder in memory (\(ms(decodeKit)) vs \(ms(decodeBase)))",
-        measured: format(ratio(decodeKit, decodeBase)), target: "≤ 1.10", passed: ratio(decodeKit, decodeBase) <= 1.10))
+        let decoding = try DecodingScenario(megabytes: 5)
+        let (decodeKit, decodeBase) = try await interleaved(
+            runs: runs, { _ = try await decoding.kit() }, { _ = try decoding.baseline() })
+        rows.append(
+            Row(
+                scenario:
+                    "4. decode \(decoding.data.count / 1_000_000) MB (\(decoding.count) contacts), API manager from file / JSONDecoder in memory (\(ms(decodeKit)) vs \(ms(decodeBase)))",
+                measured: format(ratio(decodeKit, decodeBase)), target: "≤ 1.10",
+                passed: ratio(decodeKit, decodeBase) <= 1.10))
 
     }
     // 5. SQLite sync of 10,000 contacts.
     if wanted(5) {
-    let contacts = SQLiteScenario.contacts(10_000)
-    var emissions = 0
-    let (sqliteKit, sqliteRaw) = try await interleaved(runs: runs, { emissions = try await SQLiteScenario.kit(contacts) }, { try SQLiteScenario.raw(contacts) })
-    rows.append(Row(
-        scenario: "5. SQLite sync of 10,000, kit / raw prepared inserts (\(ms(sqliteKit)) vs \(ms(sqliteRaw)))",
-        measured: format(ratio(sqliteKit, sqliteRaw)), target: "≤ 1.50", passed: ratio(sqliteKit, sqliteRaw) <= 1.5))
-    rows.append(Row(scenario: "5. observer emissions for the sync", measured: "\(emissions)", target: "1", passed: emissions == 1))
+        let contacts = SQLiteScenario.contacts(10_000)
+        var emissions = 0
+        let (sqliteKit, sqliteRaw) = try await interleaved(
+            runs: runs, { emissions = try await SQLiteScenario.kit(contacts) }, { try SQLiteScenario.raw(contacts) })
+        rows.append(
+            Row(
+                scenario: "5. SQLite sync of 10,000, kit / raw prepared inserts (\(ms(sqliteKit)) vs \(ms(sqliteRaw)))",
+                measured: format(ratio(sqliteKit, sqliteRaw)), target: "≤ 1.50",
+                passed: ratio(sqliteKit, sqliteRaw) <= 1.5))
+        rows.append(
+            Row(
+                scenario: "5. observer emissions for the sync", measured: "\(emissions)", target: "1",
+                passed: emissions == 1))
 
     }
     // 6. Single flight.
     if wanted(6) {
-    let fetches = try await SingleFlightScenario.run(callers: 1_000)
-    rows.append(Row(scenario: "6. 1,000 concurrent syncs: remote fetches", measured: "\(fetches)", target: "1", passed: fetches == 1))
+        let fetches = try await SingleFlightScenario.run(callers: 1_000)
+        rows.append(
+            Row(
+                scenario: "6. 1,000 concurrent syncs: remote fetches", measured: "\(fetches)", target: "1",
+                passed: fetches == 1))
 
     }
     // 7. Memory.
     if wanted(7) {
-    if let growth = await MemoryScenario.growth(cycles: 100_000) {
-        rows.append(Row(
-            scenario: "7. resident memory growth over 100,000 refresh cycles", measured: String(format: "%.2f MB", Double(growth) / 1_048_576),
-            target: "< 2 MB", passed: growth < 2 * 1_048_576))
-    }
-    let released = await MemoryScenario.released(count: 1_000)
-    rows.append(Row(scenario: "7. released view models deinitialised", measured: "\(released) of 1,000", target: "all", passed: released == 1_000))
+        if let growth = await MemoryScenario.growth(cycles: 100_000) {
+            rows.append(
+                Row(
+                    scenario: "7. resident memory growth over 100,000 refresh cycles",
+                    measured: String(format: "%.2f MB", Double(growth) / 1_048_576),
+                    target: "< 2 MB", passed: growth < 2 * 1_048_576))
+        }
+        let released = await MemoryScenario.released(count: 1_000)
+        rows.append(
+            Row(
+                scenario: "7. released view models deinitialised", measured: "\(released) of 1,000", target: "all",
+                passed: released == 1_000))
     }
     return rows
 }
 
-if let index = CommandLine.arguments.firstIndex(of: "--profile-cycles"), let count = Int(CommandLine.arguments[index + 1]) {
+if let index = CommandLine.arguments.firstIndex(of: "--profile-cycles"),
+    let count = Int(CommandLine.arguments[index + 1])
+{
     await profileCycles(count)
     exit(0)
 }
@@ -146,4 +182,6 @@ let rows = try await report()
 print("| scenario | measured | target | result |")
 print("|---|---|---|---|")
 for row in rows { print("| \(row.scenario) | \(row.measured) | \(row.target) | \(row.passed ? "met" : "MISSED") |") }
-print("\n\(rows.filter(\.passed).count) of \(rows.count) targets met on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print(
+    "\n\(rows.filter(\.passed).count) of \(rows.count) targets met on \(ProcessInfo.processInfo.activeProcessorCount) cores"
+)

@@ -56,7 +56,9 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
             // under the lock that removes it from `waiters`.
             await withUnsafeContinuation { continuation in
                 let settled: ContentLoadingState<Output>?? = shared.withLock { shared in
-                    if shared.isShutDown || shared.lastSettled.map({ ticket <= $0 }) == true { return .some(shared.current) }
+                    if shared.isShutDown || shared.lastSettled.map({ ticket <= $0 }) == true {
+                        return .some(shared.current)
+                    }
                     if Task.isCancelled { return .some(nil) }
                     // NB: kept sorted by ticket, so settling removes a prefix.
                     let index = shared.waiters.lastIndex { $0.ticket <= ticket }.map { $0 + 1 } ?? 0

@@ -24,12 +24,15 @@ extension ContentLoadingViewModel where Output: RandomAccessCollection, Output.I
     }
 }
 
-extension ContentLoadingViewModel where Output: RandomAccessCollection, Output.Index == Int, Output.Element: Identifiable {
+extension ContentLoadingViewModel
+where Output: RandomAccessCollection, Output.Index == Int, Output.Element: Identifiable {
     /// How the list changed with its last replacement, by identity: items whose `id` was
     /// removed or inserted. An item edited in place (same `id`) is not a change here; reload
     /// its row separately. `nil` before the content was ever replaced.
     public var itemDifferenceByID: CollectionDifference<Output.Element>? {
         guard previousContent != nil || content != nil else { return nil }
-        return (content.map(Array.init) ?? []).difference(from: previousContent.map(Array.init) ?? []) { $0.id == $1.id }
+        return (content.map(Array.init) ?? []).difference(from: previousContent.map(Array.init) ?? []) {
+            $0.id == $1.id
+        }
     }
 }

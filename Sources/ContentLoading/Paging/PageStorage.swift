@@ -36,7 +36,9 @@ final class PageStorage<Element: Sendable>: Sendable {
     /// Appends `items` when `extent` is the whole storage; `nil` (nothing done) otherwise.
     func appendInPlace(_ items: [Element], after extent: Extent, key: DeduplicationKey<Element>?) -> Extent? {
         contents.withLock { contents in
-            guard contents.elements.count == extent.elements, contents.pageSizes.count == extent.pages else { return nil }
+            guard contents.elements.count == extent.elements, contents.pageSizes.count == extent.pages else {
+                return nil
+            }
             var added = items
             if let key, contents.keys != nil {
                 added = items.filter { contents.keys!.insert(key.value(of: $0)).inserted }
@@ -52,7 +54,8 @@ final class PageStorage<Element: Sendable>: Sendable {
         let (elements, pageSizes) = contents.withLock {
             (Array($0.elements.prefix(extent.elements)), Array($0.pageSizes.prefix(extent.pages)))
         }
-        return PageStorage(Contents(elements: elements, pageSizes: pageSizes, keys: key.map { key in Set(elements.map(key.value)) }))
+        return PageStorage(
+            Contents(elements: elements, pageSizes: pageSizes, keys: key.map { key in Set(elements.map(key.value)) }))
     }
 
     /// A new storage without the first `count` pages of `extent`.

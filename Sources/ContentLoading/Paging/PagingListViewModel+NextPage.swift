@@ -18,7 +18,9 @@ extension PagingListViewModel {
     /// Appends the next page. Does nothing while a page or a refresh is loading, after a
     /// failed page (see ``retryNextPage()``), before the first page, or at the end.
     public func loadNextPage() {
-        guard case .idle = nextPageState, !storedState.isLoading, let list = storedState.content, list.hasMore else { return }
+        guard case .idle = nextPageState, !storedState.isLoading, let list = storedState.content, list.hasMore else {
+            return
+        }
         startNextPage(of: list)
     }
 
@@ -59,7 +61,9 @@ extension PagingListViewModel {
     }
 
     private func append(_ page: Page<Element, Cursor>, to origin: PagingOrigin) {
-        guard case .loading(let loading) = activity, loading === origin, var list = storedState.content, list.origin === origin else {
+        guard case .loading(let loading) = activity, loading === origin, var list = storedState.content,
+            list.origin === origin
+        else {
             return
         }
         list.append(page, window: pageWindow, key: deduplicationKey)

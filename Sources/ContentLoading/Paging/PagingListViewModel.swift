@@ -68,7 +68,8 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         self.prefetchDistance = prefetchDistance
         self.pageWindow = pageWindow
         self.deduplicationKey = deduplicatingBy.map(DeduplicationKey.init)
-        super.init(refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock)
+        super.init(
+            refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock)
     }
 
     deinit {

@@ -98,7 +98,9 @@ extension ContentLoadingStateMachine {
     @discardableResult
     public mutating func replaceContent(_ output: Output, isEmpty: Bool) -> Bool {
         guard case .unloaded = state else {
-            if state.isLoading { settledBeforeLoad = settledBeforeLoad.replacingContent(with: output, isEmpty: isEmpty) }
+            if state.isLoading {
+                settledBeforeLoad = settledBeforeLoad.replacingContent(with: output, isEmpty: isEmpty)
+            }
             setState(state.replacingContent(with: output, isEmpty: isEmpty), contentChanged: true)
             return true
         }

@@ -74,7 +74,8 @@ extension ContentLoadingViewModel {
 
     private func complete(
         _ id: LoadID,
-        _ event: (inout ContentLoadingStateMachine<Input, Output>) -> ContentLoadingStateMachine<Input, Output>.CompletionAction
+        _ event: (inout ContentLoadingStateMachine<Input, Output>) ->
+            ContentLoadingStateMachine<Input, Output>.CompletionAction
     ) {
         if case .settled(let next?) = event(&machine) { start(next) }
         publish()
@@ -97,7 +98,9 @@ extension ContentLoadingViewModel {
             let oldState = storedState
             if changes.contains(.content) { previousContent = oldState.content }
             state = newState
-            if changes.contains(.error) || (storedLastError != nil && machine.lastError == nil) { lastError = machine.lastError }
+            if changes.contains(.error) || (storedLastError != nil && machine.lastError == nil) {
+                lastError = machine.lastError
+            }
             stateDidChange(from: oldState, to: newState)
             outlets.states.send(newState)
         }

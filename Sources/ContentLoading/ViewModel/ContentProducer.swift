@@ -43,10 +43,12 @@ public struct ContentProducer<Output: Sendable>: Sendable {
     ///
     /// This is how a single-source-of-truth screen keeps showing store updates after a sync
     /// error.
-    public static func events<S: AsyncSequence & Sendable>(_ sequence: S) -> Self where S.Element == ContentEvent<Output> {
-        Self(body: .events { send in
-            for try await event in sequence { await send(event) }
-        })
+    public static func events<S: AsyncSequence & Sendable>(_ sequence: S) -> Self
+    where S.Element == ContentEvent<Output> {
+        Self(
+            body: .events { send in
+                for try await event in sequence { await send(event) }
+            })
     }
 
     private init(body: Body) { self.body = body }

@@ -25,7 +25,9 @@ public struct APIClient: Sendable {
     /// - Parameters:
     ///   - transport: Where the bytes come from. Defaults to ``Transport/standard(timeout:session:)``.
     ///   - makeDecoder: Makes the decoder for each response (a `JSONDecoder` is not `Sendable`).
-    public init(transport: Transport = .standard(), makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }) {
+    public init(
+        transport: Transport = .standard(), makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }
+    ) {
         self.transport = transport
         self.makeDecoder = makeDecoder
     }

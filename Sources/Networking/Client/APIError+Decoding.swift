@@ -5,9 +5,11 @@ extension APIError {
     init(_ error: DecodingError, data: Data, url: URL) {
         switch error {
         case .typeMismatch(let type, let context):
-            self = .decoding(url: url, path: context.codingPath.jsonPath, expected: "\(type)", reason: context.debugDescription)
+            self = .decoding(
+                url: url, path: context.codingPath.jsonPath, expected: "\(type)", reason: context.debugDescription)
         case .valueNotFound(let type, let context):
-            self = .decoding(url: url, path: context.codingPath.jsonPath, expected: "\(type)", reason: context.debugDescription)
+            self = .decoding(
+                url: url, path: context.codingPath.jsonPath, expected: "\(type)", reason: context.debugDescription)
         case .keyNotFound(let key, let context):
             self = .decoding(
                 url: url, path: (context.codingPath + [key]).jsonPath, expected: "a value for key '\(key.stringValue)'",
@@ -15,7 +17,9 @@ extension APIError {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             self = .malformedJSON(url: url, reason: MalformedJSON.reason(for: data, fallback: context.debugDescription))
         case .dataCorrupted(let context):
-            self = .decoding(url: url, path: context.codingPath.jsonPath, expected: "a valid value", reason: context.debugDescription)
+            self = .decoding(
+                url: url, path: context.codingPath.jsonPath, expected: "a valid value", reason: context.debugDescription
+            )
         @unknown default:
             self = .malformedJSON(url: url, reason: String(describing: error))
         }

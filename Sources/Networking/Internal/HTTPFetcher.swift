@@ -2,7 +2,7 @@ import ContentLoadingSupport
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Fetches one http(s) URL through `URLSession`, with cancellation and a timeout.

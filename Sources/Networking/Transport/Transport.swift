@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Loads the bytes behind a URL: the one piece of I/O an ``APIClient`` depends on.

@@ -1,7 +1,7 @@
 #if canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #else
-import CSQLite
+    import CSQLite
 #endif
 
 /// One SQLite connection: opening (file in WAL mode, or in memory), migrations by version,

@@ -1,7 +1,7 @@
 #if canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #else
-import CSQLite
+    import CSQLite
 #endif
 
 /// A prepared statement: bind parameters (1-based), step through rows, read columns (0-based).

@@ -33,10 +33,12 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
     /// Sets the write-progress hook (see `writeProgress`); for crash tests.
     package func setWriteProgress(_ hook: (@Sendable (Int) -> Void)?) { writeProgress = hook }
 
+    /// A new stream of all elements: the current ones first, then every committed change (see ``LocalStore/observe()``).
     public func observe() throws -> AsyncStream<[Record]> {
         observers.subscribe(current: try fetchAll())
     }
 
+    /// All elements, in the store's order.
     public func fetchAll() throws -> [Record] {
         let columns = Record.columns.joined(separator: ", ")
         let statement = try database.prepare(
@@ -46,10 +48,12 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
         return records
     }
 
+    /// Inserts the elements, replacing any with the same id, in one transaction.
     public func write(_ records: [Record]) throws {
         try commit { try insert(records) }
     }
 
+    /// Makes the elements the whole content and records the sync time, in one transaction.
     public func replaceAll(with records: [Record], syncedAt: Date?) throws {
         try commit {
             try database.execute("DELETE FROM \(Record.tableName)", operation: "write")
@@ -58,6 +62,7 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
         }
     }
 
+    /// Deletes the elements with these ids, in one transaction.
     public func delete(ids: [Record.ID]) throws {
         try commit {
             let statement = try database.prepare(
@@ -70,6 +75,7 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
         }
     }
 
+    /// When the last successful sync happened, or `nil` when never.
     public func lastSyncDate() throws -> Date? {
         let statement = try database.prepare(
             "SELECT value FROM content_loading_metadata WHERE key = 'last_sync'", operation: "read")
@@ -77,6 +83,7 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
         return Date(timeIntervalSince1970: seconds)
     }
 
+    /// Records the time of the last successful sync.
     public func setLastSyncDate(_ date: Date) throws {
         try database.transaction { try storeSyncDate(date) }
     }

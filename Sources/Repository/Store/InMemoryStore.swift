@@ -13,32 +13,40 @@ public actor InMemoryStore<Element: Sendable & Identifiable & Equatable>: LocalS
     private let observers = StoreObservers<Element>()
 
     /// Creates an empty store that returns its elements in the order `areInIncreasingOrder` gives.
-    public init(sortedBy areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool, elements: [Element] = []) {
+    public init(sortedBy areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool, elements: [Element] = [])
+    {
         self.areInIncreasingOrder = areInIncreasingOrder
         self.elements = Dictionary(elements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     }
 
+    /// A new stream of all elements: the current ones first, then every committed change (see ``LocalStore/observe()``).
     public func observe() -> AsyncStream<[Element]> { observers.subscribe(current: fetchAll()) }
 
+    /// All elements, in the store's order.
     public func fetchAll() -> [Element] { elements.values.sorted(by: areInIncreasingOrder) }
 
+    /// Inserts the elements, replacing any with the same id, in one transaction.
     public func write(_ newElements: [Element]) {
         for element in newElements { elements[element.id] = element }
         observers.publish(fetchAll())
     }
 
+    /// Makes the elements the whole content and records the sync time, in one transaction.
     public func replaceAll(with newElements: [Element], syncedAt: Date?) {
         elements = Dictionary(newElements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         if let syncedAt { syncDate = syncedAt }
         observers.publish(fetchAll())
     }
 
+    /// Deletes the elements with these ids, in one transaction.
     public func delete(ids: [Element.ID]) {
         for id in ids { elements[id] = nil }
         observers.publish(fetchAll())
     }
 
+    /// When the last successful sync happened, or `nil` when never.
     public func lastSyncDate() -> Date? { syncDate }
 
+    /// Records the time of the last successful sync.
     public func setLastSyncDate(_ date: Date) { syncDate = date }
 }

@@ -19,7 +19,9 @@ public final class SellerContactsStoreLoader: ContentLoadingViewModel<Void, [Sel
     ///   - repository: The store and its synchronizer.
     ///   - syncsOnRefresh: Whether a refresh starts a sync. Defaults to `true`.
     ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
-    public init(repository: Repository<SellerContacts>, syncsOnRefresh: Bool = true, lifetimeTrigger: LifetimeTrigger? = nil) {
+    public init(
+        repository: Repository<SellerContacts>, syncsOnRefresh: Bool = true, lifetimeTrigger: LifetimeTrigger? = nil
+    ) {
         self.repository = repository
         self.syncsOnRefresh = syncsOnRefresh
         super.init(lifetimeTrigger: lifetimeTrigger)

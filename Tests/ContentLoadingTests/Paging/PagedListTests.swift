@@ -1,5 +1,6 @@
-@testable import ContentLoading
 import Testing
+
+@testable import ContentLoading
 
 @Suite struct PagedListTests {
     private let origin = PagingOrigin(input: "q")

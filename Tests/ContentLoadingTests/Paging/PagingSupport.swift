@@ -51,9 +51,12 @@ final class ArrayPager: OffsetPagingListViewModel<Void, Item> {
 
     override func loadPage(_ input: Void, offset: Int, limit: Int) async throws -> OffsetPage<Item> {
         requests.withLock { $0.append(offset) }
-        if failOnce.withLock({ failing in defer { if failing == offset { failing = nil } }; return failing == offset }) {
+        if failOnce.withLock({ failing in
+            defer { if failing == offset { failing = nil } }; return failing == offset
+        }) {
             throw PageFailure(offset: offset)
         }
-        return OffsetPage(items: Array(all[min(offset, all.count)..<min(offset + limit, all.count)]), totalCount: all.count)
+        return OffsetPage(
+            items: Array(all[min(offset, all.count)..<min(offset + limit, all.count)]), totalCount: all.count)
     }
 }
