@@ -59,21 +59,6 @@ extension SellerContactsCommand {
         }
     }
 
-    /// Prints the transitions up to the next settled state and returns it (`nil` if the stream
-    /// ended). Each call goes on where the previous one stopped reading.
-    private static func settledState(
-        _ states: AsyncStream<ContentLoadingState<[SellerContacts]>>, console: Console
-    ) async -> ContentLoadingState<[SellerContacts]>? {
-        for await state in states {
-            switch state {
-            case .unloaded: continue
-            case .loading: console.write("state: loading\n")
-            default: return state
-            }
-        }
-        return nil
-    }
-
     private static func printContacts(
         _ state: ContentLoadingState<[SellerContacts]>, from source: String, console: Console
     ) {

@@ -46,6 +46,29 @@ public enum SellerContactsCommand {
     static func report(_ loader: SellerContactsLoader, console: Console) async -> Int32 {
         let states = loader.states
         loader.refresh()
+        switch await settledState(states, console: console) {
+        case .success(let contacts):
+            console.write("state: success (\(contacts.count) contact\(contacts.count == 1 ? "" : "s"))\n\n")
+            console.write(ContactsTable.render(contacts))
+            return 0
+        case .empty:
+            console.write("state: empty (the seller has no contacts)\n")
+            return 0
+        case .error(let error, _):
+            console.write("state: error\n")
+            console.writeError("seller-contacts: \(error)\n")
+            return 1
+        case .unloaded, .loading, nil:
+            return 1
+        }
+    }
+
+    /// Prints the transitions up to the next settled state (with a spinner on a terminal while
+    /// loading) and returns it, or `nil` if the stream ended. Each call goes on where the
+    /// previous one stopped reading.
+    static func settledState(
+        _ states: AsyncStream<ContentLoadingState<[SellerContacts]>>, console: Console
+    ) async -> ContentLoadingState<[SellerContacts]>? {
         var spinner: Spinner?
         for await state in states {
             await spinner?.stop()
@@ -56,19 +79,10 @@ public enum SellerContactsCommand {
             case .loading:
                 console.write("state: loading\n")
                 if console.isTerminal { spinner = Spinner(console: console, label: "loading…") }
-            case .success(let contacts):
-                console.write("state: success (\(contacts.count) contact\(contacts.count == 1 ? "" : "s"))\n\n")
-                console.write(ContactsTable.render(contacts))
-                return 0
-            case .empty:
-                console.write("state: empty (the seller has no contacts)\n")
-                return 0
-            case .error(let error, _):
-                console.write("state: error\n")
-                console.writeError("seller-contacts: \(error)\n")
-                return 1
+            default:
+                return state
             }
         }
-        return 1
+        return nil
     }
 }

@@ -50,7 +50,7 @@ struct RepositoryTests {
         }
         let recorded = StreamRecorder(values)
         #expect(await recorded.values(count: 1) == [notes(0..<1)])
-        while errors.count == 0 { await Task.yield() }  // NB: the sync's failure is reported asynchronously.
+        await errors.firstError()  // the sync's failure is reported asynchronously
         await store.write(notes(1..<2))
         #expect(await recorded.values(count: 2).last == notes(0..<2))
         #expect(errors.count == 1)
@@ -80,9 +80,14 @@ struct RepositoryTests {
     }
 }
 
-/// Errors handed to an error handler, counted.
+/// Errors handed to an error handler, counted; the first can be awaited.
 final class ErrorLog: Sendable {
     private let errors = Locked<[any Error]>([])
-    func append(_ error: any Error) { errors.withLock { $0.append(error) } }
+    private let first = SettleSignal<Void>()
+    func append(_ error: any Error) {
+        errors.withLock { $0.append(error) }
+        first.resolve(())
+    }
+    func firstError() async { await first.wait() }
     var count: Int { errors.withLock { $0.count } }
 }
