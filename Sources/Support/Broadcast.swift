@@ -3,14 +3,14 @@
 /// Each subscriber gets its own unbounded stream, so a slow subscriber never makes another
 /// miss a value, and values arrive in the order they were sent. ``finish()`` ends every
 /// stream, present and future.
-package final class Broadcast<Element: Sendable>: Sendable {
-    private struct Subscribers {
-        var continuations: [UInt64: AsyncStream<Element>.Continuation] = [:]
+@usableFromInline package final class Broadcast<Element: Sendable>: Sendable {
+    @usableFromInline struct Subscribers {
+        @usableFromInline var continuations: [UInt64: AsyncStream<Element>.Continuation] = [:]
         var nextKey: UInt64 = 0
         var isFinished = false
     }
 
-    private let subscribers = Locked(Subscribers())
+    @usableFromInline let subscribers = Locked(Subscribers())
 
     package init() {}
 
@@ -36,7 +36,7 @@ package final class Broadcast<Element: Sendable>: Sendable {
     }
 
     /// Sends `element` to every subscriber.
-    package func send(_ element: Element) {
+    @inlinable package func send(_ element: Element) {
         subscribers.withLock { subscribers in
             for continuation in subscribers.continuations.values { continuation.yield(element) }
         }

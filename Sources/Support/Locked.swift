@@ -7,7 +7,7 @@ import Foundation
 ///
 /// NB: `@inlinable`, so callers in the kit's other modules get a specialised copy instead of
 /// generic dispatch on every call (profiling showed the metadata look-ups in refresh cycles).
-package final class Locked<Value>: @unchecked Sendable {
+@usableFromInline package final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let lock = NSLock()
     @usableFromInline var value: Value
 

@@ -2,13 +2,14 @@
 ///
 /// NB: the closures are built once; marking a start stores only the clock's instant, so
 /// starting a measurement allocates nothing (it happens on every delivered value).
-package struct Stopwatch: Sendable {
+@usableFromInline package struct Stopwatch: Sendable {
     /// A start instant of the stopwatch's clock.
-    package struct Mark: Sendable {
-        fileprivate let instant: any Sendable
+    @usableFromInline package struct Mark: Sendable {
+        @usableFromInline let instant: any Sendable
+        @usableFromInline init(instant: any Sendable) { self.instant = instant }
     }
 
-    private let now: @Sendable () -> any Sendable
+    @usableFromInline let now: @Sendable () -> any Sendable
     private let elapsed: @Sendable (any Sendable) -> Duration
 
     package init<C: Clock>(clock: C) where C.Duration == Duration {
@@ -20,7 +21,7 @@ package struct Stopwatch: Sendable {
     }
 
     /// Starts a measurement now.
-    package func start() -> Mark { Mark(instant: now()) }
+    @inlinable package func start() -> Mark { Mark(instant: now()) }
 
     /// The time since `mark` was started.
     package func elapsed(since mark: Mark) -> Duration { elapsed(mark.instant) }

@@ -45,11 +45,21 @@ func format(_ value: Double) -> String { String(format: "%.2f", value) }
 let selected = Set(CommandLine.arguments.dropFirst().compactMap(Int.init))
 func wanted(_ scenario: Int) -> Bool { selected.isEmpty || selected.contains(scenario) }
 
-/// `ratio-report --profile-cycles N`: only N kit refresh cycles, for a profiler.
+/// `ratio-report --profile-cycles N [kit|bare|peer]`: only N refresh cycles of one of them
+/// (the kit by default), for a profiler.
 @MainActor
-func profileCycles(_ count: Int) async {
-    let kit = KitRefresher()
-    for input in 0..<count { await kit.cycle(input) }
+func profileCycles(_ count: Int, of subject: String) async {
+    switch subject {
+    case "bare":
+        let bare = BareRefresher()
+        for input in 0..<count { await bare.cycle(input) }
+    case "peer":
+        let peer = CombineRefresher()
+        for input in 0..<count { await peer.cycle(input) }
+    default:
+        let kit = KitRefresher()
+        for input in 0..<count { await kit.cycle(input) }
+    }
 }
 
 @MainActor
@@ -175,7 +185,8 @@ func report() async throws -> [Row] {
 if let index = CommandLine.arguments.firstIndex(of: "--profile-cycles"),
     let count = Int(CommandLine.arguments[index + 1])
 {
-    await profileCycles(count)
+    let subject = CommandLine.arguments.dropFirst(index + 2).first ?? "kit"
+    await profileCycles(count, of: subject)
     exit(0)
 }
 let rows = try await report()

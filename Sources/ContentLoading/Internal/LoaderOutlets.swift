@@ -3,35 +3,43 @@ import ContentLoadingSupport
 /// Everything a ``ContentLoadingViewModel`` hands out or runs that must be reachable from its
 /// nonisolated `deinit`: the running task, the streams, and the refresh handles waiting to
 /// settle.
-package final class LoaderOutlets<Output: Sendable>: Sendable {
+@usableFromInline package final class LoaderOutlets<Output: Sendable>: Sendable {
     /// A task awaiting the settlement of load `ticket`.
-    private struct Waiter {
-        let ticket: LoadID
-        let key: UInt64
-        let continuation: UnsafeContinuation<ContentLoadingState<Output>?, Never>
+    @usableFromInline struct Waiter {
+        @usableFromInline let ticket: LoadID
+        @usableFromInline let key: UInt64
+        @usableFromInline let continuation: UnsafeContinuation<ContentLoadingState<Output>?, Never>
+
+        @inlinable init(
+            ticket: LoadID, key: UInt64, continuation: UnsafeContinuation<ContentLoadingState<Output>?, Never>
+        ) {
+            self.ticket = ticket
+            self.key = key
+            self.continuation = continuation
+        }
     }
 
-    private struct Shared {
-        var task: Task<Void, Never>?
-        var waiters: [Waiter] = []
-        var nextWaiterKey: UInt64 = 0
-        var current: ContentLoadingState<Output> = .unloaded
-        var lastSettled: LoadID?
-        var isShutDown = false
+    @usableFromInline struct Shared {
+        @usableFromInline var task: Task<Void, Never>?
+        @usableFromInline var waiters: [Waiter] = []
+        @usableFromInline var nextWaiterKey: UInt64 = 0
+        @usableFromInline var current: ContentLoadingState<Output> = .unloaded
+        @usableFromInline var lastSettled: LoadID?
+        @usableFromInline var isShutDown = false
     }
 
-    package let states = Broadcast<ContentLoadingState<Output>>()
-    package let contents = Broadcast<Output?>()
-    package let errors = Broadcast<any Error>()
-    private let shared = Locked(Shared())
+    @usableFromInline package let states = Broadcast<ContentLoadingState<Output>>()
+    @usableFromInline package let contents = Broadcast<Output?>()
+    @usableFromInline package let errors = Broadcast<any Error>()
+    @usableFromInline let shared = Locked(Shared())
 
     package init() {}
 
     /// The state last published.
-    package var current: ContentLoadingState<Output> { shared.withLock { $0.current } }
+    @inlinable package var current: ContentLoadingState<Output> { shared.withLock { $0.current } }
 
     /// Makes `task` the running task, cancelling the one it replaces.
-    package func replaceTask(with task: Task<Void, Never>?) {
+    @inlinable package func replaceTask(with task: Task<Void, Never>?) {
         let previous = shared.withLock { shared in
             defer { shared.task = task }
             return shared.task
@@ -40,13 +48,13 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
     }
 
     /// A handle for a refresh served by load `ticket`.
-    package func handle(ticket: LoadID, model: any AnyObject & Sendable) -> RefreshHandle<Output> {
+    @inlinable package func handle(ticket: LoadID, model: any AnyObject & Sendable) -> RefreshHandle<Output> {
         RefreshHandle(ticket: ticket, outlets: self, model: model)
     }
 
     /// Waits until load `ticket` has settled and returns the state then; `nil` when the
     /// waiting task is cancelled first.
-    func waitUntilSettled(_ ticket: LoadID) async -> ContentLoadingState<Output>? {
+    @inlinable func waitUntilSettled(_ ticket: LoadID) async -> ContentLoadingState<Output>? {
         let key = shared.withLock { shared in
             defer { shared.nextWaiterKey += 1 }
             return shared.nextWaiterKey
@@ -77,12 +85,12 @@ package final class LoaderOutlets<Output: Sendable>: Sendable {
     }
 
     /// Whether load `ticket` has settled.
-    func hasSettled(_ ticket: LoadID) -> Bool {
+    @inlinable func hasSettled(_ ticket: LoadID) -> Bool {
         shared.withLock { $0.isShutDown || $0.lastSettled.map { ticket <= $0 } == true }
     }
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
-    package func publish(_ state: ContentLoadingState<Output>, lastSettled: LoadID?) {
+    @inlinable package func publish(_ state: ContentLoadingState<Output>, lastSettled: LoadID?) {
         let settled = shared.withLock { shared -> ArraySlice<Waiter> in
             shared.current = state
             shared.lastSettled = lastSettled

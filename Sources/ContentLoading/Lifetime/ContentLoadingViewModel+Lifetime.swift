@@ -6,11 +6,13 @@ extension ContentLoadingViewModel {
     /// a new event (a view appears many times).
     public var viewLifetime: ViewLifetime? {
         get {
-            access(keyPath: observedKeyPaths.viewLifetime)
+            observationRegistrar.access(self, keyPath: observedKeyPaths.viewLifetime)
             return storedLifetimeEvent
         }
         set {
-            withMutation(keyPath: observedKeyPaths.viewLifetime) { storedLifetimeEvent = newValue }
+            observationRegistrar.withMutation(of: self, keyPath: observedKeyPaths.viewLifetime) {
+                storedLifetimeEvent = newValue
+            }
             if let newValue { handleLifetimeEvent(newValue) }
         }
     }

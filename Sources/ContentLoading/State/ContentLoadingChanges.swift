@@ -3,12 +3,12 @@ public struct ContentLoadingChanges: OptionSet, Sendable, Hashable {
     /// The raw bits.
     public let rawValue: UInt8
     /// Creates a set from raw bits.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// The state changed.
-    public static let state = ContentLoadingChanges(rawValue: 1 << 0)
+    @inlinable public static var state: Self { Self(rawValue: 1 << 0) }
     /// The content (``ContentLoadingState/content``) was replaced.
-    public static let content = ContentLoadingChanges(rawValue: 1 << 1)
+    @inlinable public static var content: Self { Self(rawValue: 1 << 1) }
     /// A new error occurred.
-    public static let error = ContentLoadingChanges(rawValue: 1 << 2)
+    @inlinable public static var error: Self { Self(rawValue: 1 << 2) }
 }

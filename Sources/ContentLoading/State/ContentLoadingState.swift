@@ -46,26 +46,26 @@ public enum ContentLoadingState<Value: Sendable>: Sendable {
 
 extension ContentLoadingState {
     /// Whether a load is running.
-    public var isLoading: Bool {
+    @inlinable public var isLoading: Bool {
         if case .loading = self { return true }
         return false
     }
 
     /// The value of a ``success(_:)`` state, or `nil` in every other state.
-    public var value: Value? {
+    @inlinable public var value: Value? {
         if case .success(let value) = self { return value }
         return nil
     }
 
     /// The error of an ``error(_:previous:)`` state, or `nil` in every other state.
-    public var error: (any Error)? {
+    @inlinable public var error: (any Error)? {
         if case .error(let error, _) = self { return error }
         return nil
     }
 
     /// The content to show: the success value, or the last good content carried by
     /// ``loading(previous:)`` and ``error(_:previous:)``; `nil` when unloaded or empty.
-    public var content: Value? {
+    @inlinable public var content: Value? {
         switch self {
         case .unloaded, .empty: nil
         case .success(let value): value
@@ -74,7 +74,7 @@ extension ContentLoadingState {
     }
 
     /// The case of this state without its payload, for compact comparisons in tests and logs.
-    public var phase: ContentLoadingPhase {
+    @inlinable public var phase: ContentLoadingPhase {
         switch self {
         case .unloaded: .unloaded
         case .loading: .loading
@@ -88,7 +88,7 @@ extension ContentLoadingState {
 extension ContentLoadingState {
     /// This state with its content replaced by `output` and its case kept (for a settled
     /// state, `success` or `empty` per `isEmpty`); `unloaded` stays `unloaded`.
-    func replacingContent(with output: Value, isEmpty: Bool) -> ContentLoadingState {
+    @inlinable func replacingContent(with output: Value, isEmpty: Bool) -> ContentLoadingState {
         let content: Value? = isEmpty ? nil : output
         switch self {
         case .unloaded: return .unloaded

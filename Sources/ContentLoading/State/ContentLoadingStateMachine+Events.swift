@@ -1,18 +1,18 @@
 extension ContentLoadingStateMachine {
     /// A refresh with `input` arrived.
-    public mutating func refresh(_ input: Input) -> RefreshAction {
+    @inlinable public mutating func refresh(_ input: Input) -> RefreshAction {
         guard let running = activeLoad else {
-            lastInput = input
+            storedLastInput = input
             return .start(begin(input, as: issue()), cancelling: nil)
         }
         switch policy {
         case .latestWins:
-            lastInput = input
+            storedLastInput = input
             return .start(begin(input, as: issue()), cancelling: running)
         case .joinInFlight:
             return .join(running)
         case .enqueueLatest:
-            lastInput = input
+            storedLastInput = input
             let ticket = queued?.id ?? issue()
             queued = LoadRequest(id: ticket, input: input)
             return .enqueue(ticket: ticket)
@@ -24,19 +24,19 @@ extension ContentLoadingStateMachine {
     /// - Returns: `true` when the value was applied, `false` when it was discarded because
     ///   `id` is not the running load.
     @discardableResult
-    public mutating func receive(_ output: Output, isEmpty: Bool, from id: LoadID) -> Bool {
+    @inlinable public mutating func receive(_ output: Output, isEmpty: Bool, from id: LoadID) -> Bool {
         guard id == activeLoad else { return false }
         setState(isEmpty ? .empty : .success(output), contentChanged: true)
-        lastError = nil
+        storedLastError = nil
         markSettled(id)
         return true
     }
 
     /// Load `id` failed with `error` (which must not be a cancellation).
-    public mutating func fail(_ error: any Error, from id: LoadID) -> CompletionAction {
+    @inlinable public mutating func fail(_ error: any Error, from id: LoadID) -> CompletionAction {
         guard id == activeLoad else { return .discard }
         setState(.error(error, previous: state.content), contentChanged: false)
-        lastError = error
+        storedLastError = error
         changes.insert(.error)
         return end(id)
     }
@@ -47,10 +47,10 @@ extension ContentLoadingStateMachine {
     ///
     /// - Returns: `false`, changing nothing, when `id` is not the running load.
     @discardableResult
-    public mutating func report(_ error: any Error, from id: LoadID) -> Bool {
+    @inlinable public mutating func report(_ error: any Error, from id: LoadID) -> Bool {
         guard id == activeLoad else { return false }
         setState(.error(error, previous: state.content), contentChanged: false)
-        lastError = error
+        storedLastError = error
         changes.insert(.error)
         markSettled(id)
         return true
@@ -58,11 +58,11 @@ extension ContentLoadingStateMachine {
 
     /// Load `id` finished. If it never produced a value the state becomes `empty`: the
     /// producer's answer was "nothing", and the loader must not stay stuck in `loading`.
-    public mutating func finish(_ id: LoadID) -> CompletionAction {
+    @inlinable public mutating func finish(_ id: LoadID) -> CompletionAction {
         guard id == activeLoad else { return .discard }
         if state.isLoading {
             setState(.empty, contentChanged: state.content != nil)
-            lastError = nil
+            storedLastError = nil
         }
         return end(id)
     }
@@ -70,7 +70,7 @@ extension ContentLoadingStateMachine {
     /// Load `id` stopped with a cancellation that the caller did not ask for (for example the
     /// producer cancelled its own work). Like ``cancel()``, it is not an error: a state still
     /// `loading` returns to the last settled state.
-    public mutating func cancelled(_ id: LoadID) -> CompletionAction {
+    @inlinable public mutating func cancelled(_ id: LoadID) -> CompletionAction {
         guard id == activeLoad else { return .discard }
         if state.isLoading { setState(settledBeforeLoad, contentChanged: false) }
         return end(id)
@@ -80,12 +80,12 @@ extension ContentLoadingStateMachine {
     ///
     /// A state still `loading` returns to the last settled state; a queued refresh is dropped.
     /// Every refresh made so far counts as settled.
-    public mutating func cancel() -> LoadID? {
+    @inlinable public mutating func cancel() -> LoadID? {
         let running = activeLoad
-        activeLoad = nil
+        storedActiveLoad = nil
         queued = nil
         if state.isLoading { setState(settledBeforeLoad, contentChanged: false) }
-        if lastIssued > 0 { lastSettled = LoadID(lastIssued) }
+        if lastIssued > 0 { storedLastSettled = LoadID(lastIssued) }
         return running
     }
 
@@ -96,7 +96,7 @@ extension ContentLoadingStateMachine {
     ///
     /// - Returns: `false`, changing nothing, when the state is `unloaded`.
     @discardableResult
-    public mutating func replaceContent(_ output: Output, isEmpty: Bool) -> Bool {
+    @inlinable public mutating func replaceContent(_ output: Output, isEmpty: Bool) -> Bool {
         guard case .unloaded = state else {
             if state.isLoading {
                 settledBeforeLoad = settledBeforeLoad.replacingContent(with: output, isEmpty: isEmpty)
@@ -108,20 +108,20 @@ extension ContentLoadingStateMachine {
     }
 
     /// What changed since the last call; the caller publishes exactly these.
-    public mutating func takeChanges() -> ContentLoadingChanges {
+    @inlinable public mutating func takeChanges() -> ContentLoadingChanges {
         defer { changes = [] }
         return changes
     }
 
-    // MARK: - Private
+    // MARK: - Steps
 
-    private mutating func issue() -> LoadID {
+    @inlinable mutating func issue() -> LoadID {
         lastIssued += 1
         return LoadID(lastIssued)
     }
 
-    private mutating func begin(_ input: Input, as id: LoadID) -> LoadRequest {
-        activeLoad = id
+    @inlinable mutating func begin(_ input: Input, as id: LoadID) -> LoadRequest {
+        storedActiveLoad = id
         if !state.isLoading {
             settledBeforeLoad = state
             setState(.loading(previous: state.content), contentChanged: false)
@@ -129,20 +129,20 @@ extension ContentLoadingStateMachine {
         return LoadRequest(id: id, input: input)
     }
 
-    private mutating func end(_ id: LoadID) -> CompletionAction {
-        activeLoad = nil
+    @inlinable mutating func end(_ id: LoadID) -> CompletionAction {
+        storedActiveLoad = nil
         markSettled(id)
         guard let next = queued else { return .settled(next: nil) }
         queued = nil
         return .settled(next: begin(next.input, as: next.id))
     }
 
-    private mutating func markSettled(_ id: LoadID) {
-        if lastSettled.map({ $0 < id }) ?? true { lastSettled = id }
+    @inlinable mutating func markSettled(_ id: LoadID) {
+        if lastSettled.map({ $0 < id }) ?? true { storedLastSettled = id }
     }
 
-    private mutating func setState(_ newState: ContentLoadingState<Output>, contentChanged: Bool) {
-        state = newState
+    @inlinable mutating func setState(_ newState: ContentLoadingState<Output>, contentChanged: Bool) {
+        storedState = newState
         changes.insert(.state)
         if contentChanged { changes.insert(.content) }
     }

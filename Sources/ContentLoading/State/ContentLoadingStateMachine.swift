@@ -30,25 +30,35 @@
 /// guard case .start(let load, cancelling: nil) = machine.refresh("q") else { return }
 /// machine.receive([contact], isEmpty: false, from: load.id)   // state: success([contact])
 /// ```
+///
+/// NB: the machine is `@inlinable` throughout (with `@usableFromInline` storage behind the
+/// read-only properties), so an app's model gets a copy specialised for its own `Input` and
+/// `Output`. Unspecialised generic code looks up type metadata at run time on nearly every
+/// line, which profiling showed to be a large part of a refresh cycle (Benchmarks/README.md).
 public struct ContentLoadingStateMachine<Input: Sendable, Output: Sendable>: Sendable {
     /// What the machine does with a refresh that arrives while a load runs.
     public let policy: RefreshPolicy
     /// The current state.
-    public internal(set) var state: ContentLoadingState<Output> = .unloaded
+    @inlinable public var state: ContentLoadingState<Output> { storedState }
     /// The most recent error, kept through later `loading` states and cleared by a new value.
-    public internal(set) var lastError: (any Error)?
+    @inlinable public var lastError: (any Error)? { storedLastError }
     /// The input of the most recent refresh that was started or queued (not joined).
-    public internal(set) var lastInput: Input?
+    @inlinable public var lastInput: Input? { storedLastInput }
     /// The load whose results the machine currently accepts.
-    public internal(set) var activeLoad: LoadID?
+    @inlinable public var activeLoad: LoadID? { storedActiveLoad }
     /// The newest load that has settled (delivered a first value, failed, finished or was
     /// cancelled). A refresh whose ticket is at most this has settled.
-    public internal(set) var lastSettled: LoadID?
+    @inlinable public var lastSettled: LoadID? { storedLastSettled }
 
-    var queued: LoadRequest?
-    var settledBeforeLoad: ContentLoadingState<Output> = .unloaded
-    var lastIssued: UInt64 = 0
-    var changes: ContentLoadingChanges = []
+    @usableFromInline var storedState: ContentLoadingState<Output> = .unloaded
+    @usableFromInline var storedLastError: (any Error)?
+    @usableFromInline var storedLastInput: Input?
+    @usableFromInline var storedActiveLoad: LoadID?
+    @usableFromInline var storedLastSettled: LoadID?
+    @usableFromInline var queued: LoadRequest?
+    @usableFromInline var settledBeforeLoad: ContentLoadingState<Output> = .unloaded
+    @usableFromInline var lastIssued: UInt64 = 0
+    @usableFromInline var changes: ContentLoadingChanges = []
 
     /// Creates a machine in the `unloaded` state.
     ///
@@ -57,7 +67,7 @@ public struct ContentLoadingStateMachine<Input: Sendable, Output: Sendable>: Sen
     ///   - lastInput: The input lifetime refreshes use before any refresh was made.
     public init(policy: RefreshPolicy = .latestWins, lastInput: Input? = nil) {
         self.policy = policy
-        self.lastInput = lastInput
+        self.storedLastInput = lastInput
     }
 
     /// A load the caller must start.
@@ -66,6 +76,11 @@ public struct ContentLoadingStateMachine<Input: Sendable, Output: Sendable>: Sen
         public let id: LoadID
         /// The input to load.
         public let input: Input
+
+        @inlinable init(id: LoadID, input: Input) {
+            self.id = id
+            self.input = input
+        }
     }
 
     /// What the caller must do after ``refresh(_:)``.
@@ -79,7 +94,7 @@ public struct ContentLoadingStateMachine<Input: Sendable, Output: Sendable>: Sen
 
         /// The load that serves this refresh; the refresh has settled once
         /// ``ContentLoadingStateMachine/lastSettled`` reaches it.
-        public var ticket: LoadID {
+        @inlinable public var ticket: LoadID {
             switch self {
             case .start(let request, _): request.id
             case .join(let id), .enqueue(let id): id

@@ -6,10 +6,10 @@ public struct LoadID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: UInt64
 
     /// Creates an identifier from its sequence number.
-    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    @inlinable public init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
     /// Whether `lhs` was started before `rhs`.
-    public static func < (lhs: LoadID, rhs: LoadID) -> Bool { lhs.rawValue < rhs.rawValue }
+    @inlinable public static func < (lhs: LoadID, rhs: LoadID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `#` followed by the sequence number.
     public var description: String { "#\(rawValue)" }

@@ -1,3 +1,6 @@
+import ContentLoadingSupport
+import Observation
+
 extension ContentLoadingViewModel {
     /// Whether a load is running.
     public var isLoading: Bool { state.isLoading }
@@ -9,7 +12,7 @@ extension ContentLoadingViewModel {
     /// Starts loading `input`, following the model's ``RefreshPolicy``.
     ///
     /// - Returns: A handle to await until the model settles; it can be ignored.
-    @discardableResult
+    @inlinable @discardableResult
     public func refresh(_ input: Input) -> RefreshHandle<Output> {
         let action = machine.refresh(input)
         if case .start(let request, _) = action { start(request) }
@@ -19,14 +22,14 @@ extension ContentLoadingViewModel {
 
     /// Cancels the running load. A state still `loading` returns to the last settled state
     /// (or ``ContentLoadingState/unloaded``); a cancellation never produces an error.
-    public func cancel() {
+    @inlinable public func cancel() {
         if machine.cancel() != nil { outlets.replaceTask(with: nil) }
         publish()
     }
 
     // MARK: - Driving loads
 
-    private func start(_ request: ContentLoadingStateMachine<Input, Output>.LoadRequest) {
+    @inlinable func start(_ request: ContentLoadingStateMachine<Input, Output>.LoadRequest) {
         let producer = producer(for: request.input)
         let id = request.id
         // NB: the task holds the model weakly, so releasing the model is never blocked by
@@ -55,7 +58,7 @@ extension ContentLoadingViewModel {
         outlets.replaceTask(with: task)
     }
 
-    private func deliver(_ output: Output, from id: LoadID) {
+    @inlinable func deliver(_ output: Output, from id: LoadID) {
         guard id == machine.activeLoad else { return }
         if machine.receive(output, isEmpty: isEmpty(output), from: id) {
             contentTimer = stopwatch.start()
@@ -63,7 +66,7 @@ extension ContentLoadingViewModel {
         publish()
     }
 
-    private func deliver(_ event: ContentEvent<Output>, from id: LoadID) {
+    @inlinable func deliver(_ event: ContentEvent<Output>, from id: LoadID) {
         switch event {
         case .value(let output):
             deliver(output, from: id)
@@ -72,7 +75,7 @@ extension ContentLoadingViewModel {
         }
     }
 
-    private func complete(
+    @inlinable func complete(
         _ id: LoadID,
         _ event: (inout ContentLoadingStateMachine<Input, Output>) ->
             ContentLoadingStateMachine<Input, Output>.CompletionAction
@@ -85,21 +88,24 @@ extension ContentLoadingViewModel {
     /// removed item, that keeps the current phase (see
     /// ``ContentLoadingStateMachine/replaceContent(_:isEmpty:)``). Does nothing before the
     /// first load. A running load's later result still wins over the edit.
-    public func replaceContent(with output: Output) {
+    @inlinable public func replaceContent(with output: Output) {
         guard machine.replaceContent(output, isEmpty: isEmpty(output)) else { return }
         publish()
     }
 
     /// Publishes what the last events changed: Observation, streams, waiting handles.
-    func publish() {
+    @inlinable func publish() {
         let changes = machine.takeChanges()
         let newState = machine.state
         if changes.contains(.state) {
             let oldState = storedState
             if changes.contains(.content) { previousContent = oldState.content }
-            state = newState
+            observationRegistrar.withMutation(of: self, keyPath: observedKeyPaths.state) { storedState = newState }
             if changes.contains(.error) || (storedLastError != nil && machine.lastError == nil) {
-                lastError = machine.lastError
+                let error = machine.lastError
+                observationRegistrar.withMutation(of: self, keyPath: observedKeyPaths.lastError) {
+                    storedLastError = error
+                }
             }
             stateDidChange(from: oldState, to: newState)
             outlets.states.send(newState)
@@ -112,6 +118,6 @@ extension ContentLoadingViewModel {
 
 extension ContentLoadingViewModel where Input == Void {
     /// Starts loading; the same as `refresh(())`.
-    @discardableResult
+    @inlinable @discardableResult
     public func refresh() -> RefreshHandle<Output> { refresh(()) }
 }

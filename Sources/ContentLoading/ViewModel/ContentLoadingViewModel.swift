@@ -41,49 +41,40 @@ import Observation
 /// on the model, and like every method call it keeps the model alive until it returns; its
 /// result is then discarded.
 @MainActor
-@Observable
-open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
-    // NB: the observed properties are written out by hand over ignored storage. In a generic
-    // class the macro's accessors build their key path at run time on every access, which
-    // profiling showed to dominate a refresh; these use key paths built once per model. The
-    // kit's own code reads the storage.
-    @ObservationIgnored var storedState: ContentLoadingState<Output> = .unloaded
-    @ObservationIgnored var storedLastError: (any Error)?
-    @ObservationIgnored var storedLifetimeEvent: ViewLifetime?
-    @ObservationIgnored lazy var observedKeyPaths = ObservedKeyPaths(
+open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observable {
+    // NB: `Observable` by hand rather than with the macro. In a generic class the macro's
+    // accessors build their key path at run time on every access, which profiling showed to
+    // dominate a refresh; these use key paths built once per model. The kit's own code reads
+    // the storage. The refresh path is `@inlinable` (with `@usableFromInline` storage) so an
+    // app's model gets a copy specialised for its own types: see ContentLoadingStateMachine.
+    @usableFromInline let observationRegistrar = ObservationRegistrar()
+    @usableFromInline var storedState: ContentLoadingState<Output> = .unloaded
+    @usableFromInline var storedLastError: (any Error)?
+    var storedLifetimeEvent: ViewLifetime?
+    @usableFromInline lazy var observedKeyPaths = ObservedKeyPaths(
         state: \ContentLoadingViewModel.state, lastError: \ContentLoadingViewModel.lastError,
         viewLifetime: \ContentLoadingViewModel.viewLifetime)
 
     /// The current state.
-    public internal(set) var state: ContentLoadingState<Output> {
-        get {
-            access(keyPath: observedKeyPaths.state)
-            return storedState
-        }
-        set {
-            withMutation(keyPath: observedKeyPaths.state) { storedState = newValue }
-        }
+    public var state: ContentLoadingState<Output> {
+        observationRegistrar.access(self, keyPath: observedKeyPaths.state)
+        return storedState
     }
 
     /// The most recent error; kept while a new load runs, cleared when a load produces a value.
-    public internal(set) var lastError: (any Error)? {
-        get {
-            access(keyPath: observedKeyPaths.lastError)
-            return storedLastError
-        }
-        set {
-            withMutation(keyPath: observedKeyPaths.lastError) { storedLastError = newValue }
-        }
+    public var lastError: (any Error)? {
+        observationRegistrar.access(self, keyPath: observedKeyPaths.lastError)
+        return storedLastError
     }
 
-    @ObservationIgnored var machine: ContentLoadingStateMachine<Input, Output>
-    @ObservationIgnored var contentTimer: Stopwatch.Mark?
+    @usableFromInline var machine: ContentLoadingStateMachine<Input, Output>
+    @usableFromInline var contentTimer: Stopwatch.Mark?
     /// The content before its last replacement, for computing what changed.
-    @ObservationIgnored var previousContent: Output?
-    @ObservationIgnored let outlets = LoaderOutlets<Output>()
-    @ObservationIgnored let lifetimeTrigger: LifetimeTrigger?
-    @ObservationIgnored let stopwatch: Stopwatch
-    @ObservationIgnored private let operation: (@Sendable (Input) async throws -> Output)?
+    @usableFromInline var previousContent: Output?
+    @usableFromInline let outlets = LoaderOutlets<Output>()
+    let lifetimeTrigger: LifetimeTrigger?
+    @usableFromInline let stopwatch: Stopwatch
+    private let operation: (@Sendable (Input) async throws -> Output)?
 
     /// Creates a model for a subclass that overrides ``load(_:)`` or ``producer(for:)``.
     ///
@@ -132,9 +123,9 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable> {
     }
 
     /// The key paths of the observed properties, built once.
-    struct ObservedKeyPaths {
-        let state: KeyPath<ContentLoadingViewModel, ContentLoadingState<Output>>
-        let lastError: KeyPath<ContentLoadingViewModel, (any Error)?>
+    @usableFromInline struct ObservedKeyPaths {
+        @usableFromInline let state: KeyPath<ContentLoadingViewModel, ContentLoadingState<Output>>
+        @usableFromInline let lastError: KeyPath<ContentLoadingViewModel, (any Error)?>
         let viewLifetime: KeyPath<ContentLoadingViewModel, ViewLifetime?>
     }
 

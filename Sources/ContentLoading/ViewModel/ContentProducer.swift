@@ -10,12 +10,12 @@
 /// }
 /// ```
 public struct ContentProducer<Output: Sendable>: Sendable {
-    enum Body: Sendable {
+    @usableFromInline enum Body: Sendable {
         case single(@Sendable () async throws -> Output)
         case events(@Sendable (_ send: @Sendable (ContentEvent<Output>) async -> Void) async throws -> Void)
     }
 
-    let body: Body
+    @usableFromInline let body: Body
 
     /// Creates a producer from a function that hands its values to `yield`, in order.
     public init(_ run: @escaping @Sendable (_ yield: @Sendable (Output) async -> Void) async throws -> Void) {
@@ -26,7 +26,7 @@ public struct ContentProducer<Output: Sendable>: Sendable {
     ///
     /// The value and the end of the load reach the state machine together, so the loader is
     /// never seen settled-but-still-running.
-    public static func load(_ operation: @escaping @Sendable () async throws -> Output) -> Self {
+    @inlinable public static func load(_ operation: @escaping @Sendable () async throws -> Output) -> Self {
         Self(body: .single(operation))
     }
 
@@ -51,5 +51,5 @@ public struct ContentProducer<Output: Sendable>: Sendable {
             })
     }
 
-    private init(body: Body) { self.body = body }
+    @usableFromInline init(body: Body) { self.body = body }
 }

@@ -10,9 +10,15 @@ import ContentLoadingSupport
 ///     .refreshable { await model.refresh().settled() }
 /// ```
 public struct RefreshHandle<Output: Sendable>: Sendable {
-    let ticket: LoadID
-    let outlets: LoaderOutlets<Output>
-    let model: any AnyObject & Sendable
+    @usableFromInline let ticket: LoadID
+    @usableFromInline let outlets: LoaderOutlets<Output>
+    @usableFromInline let model: any AnyObject & Sendable
+
+    @usableFromInline init(ticket: LoadID, outlets: LoaderOutlets<Output>, model: any AnyObject & Sendable) {
+        self.ticket = ticket
+        self.outlets = outlets
+        self.model = model
+    }
 
     /// Waits until the load that serves this refresh settles, and returns the state it
     /// settled in.
@@ -21,7 +27,7 @@ public struct RefreshHandle<Output: Sendable>: Sendable {
     /// cancelled. A refresh superseded under ``RefreshPolicy/latestWins`` settles when the
     /// newer load settles. If the awaiting task is cancelled, returns the current state at
     /// once; the load goes on.
-    @discardableResult
+    @inlinable @discardableResult
     public func settled() async -> ContentLoadingState<Output> {
         // NB: the waiter is registered only now, so an ignored handle costs nothing.
         let state = await outlets.waitUntilSettled(ticket) ?? outlets.current
