@@ -32,8 +32,8 @@ struct ContentLoadingViewModelTests {
         let model = ContentLoadingViewModel<Int, Int>(load: loader.load)
         let recorder = StateRecorder(model)
         model.refresh(1)
-        let second = model.refresh(2)
         let stale = try await loader.call(0)
+        let second = model.refresh(2)
         let latest = try await loader.call(1)
         loader.complete(stale, returning: 1)
         loader.complete(latest, returning: 2)
@@ -45,6 +45,17 @@ struct ContentLoadingViewModelTests {
             await recorder.states(count: 5) == [
                 .unloaded, .loading(previous: nil), .success(2), .loading(previous: 2), .success(3),
             ])
+    }
+
+    @Test func loadSupersededBeforeItBeginsNeverCallsItsLoader() async throws {
+        let loader = ControlledLoader<Int, Int>()
+        let model = ContentLoadingViewModel<Int, Int>(load: loader.load)
+        model.refresh(1)
+        model.refresh(2)
+        let latest = model.refresh(3)
+        try await loader.complete(loader.call(0), returning: 3)
+        #expect(await latest.settled() == .success(3))
+        #expect(loader.calls.map(\.input) == [3])
     }
 
     @Test func cancelReturnsToTheSettledStateAndIsNeverAnError() async throws {

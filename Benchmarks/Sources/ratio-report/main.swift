@@ -182,6 +182,28 @@ func report() async throws -> [Row] {
     return rows
 }
 
+/// `ratio-report --profile-bursts N [kit|bare]`: only N bursts of 10,000 refreshes.
+@MainActor
+func profileBursts(_ count: Int, of subject: String) async {
+    let kit = KitRefresher()
+    let bare = BareRefresher()
+    for _ in 0..<count { _ = subject == "bare" ? await bare.burst(10_000) : await kit.burst(10_000) }
+}
+
+/// Cycles driven from off the main actor, as package-benchmark's harness drives them.
+nonisolated func offMainCycles(_ count: Int, kit: KitRefresher, bare: BareRefresher, subject: String) async {
+    for input in 0..<count {
+        if subject == "bare" { await bare.cycle(input) } else { await kit.cycle(input) }
+    }
+}
+if let index = CommandLine.arguments.firstIndex(of: "--off-main"), let count = Int(CommandLine.arguments[index + 1]) {
+    await offMainCycles(count, kit: KitRefresher(), bare: BareRefresher(), subject: CommandLine.arguments.dropFirst(index + 2).first ?? "kit")
+    exit(0)
+}
+if let index = CommandLine.arguments.firstIndex(of: "--profile-bursts"), let count = Int(CommandLine.arguments[index + 1]) {
+    await profileBursts(count, of: CommandLine.arguments.dropFirst(index + 2).first ?? "kit")
+    exit(0)
+}
 if let index = CommandLine.arguments.firstIndex(of: "--profile-cycles"),
     let count = Int(CommandLine.arguments[index + 1])
 {

@@ -54,7 +54,9 @@ import ContentLoadingSupport
 
     /// Waits until load `ticket` has settled and returns the state then; `nil` when the
     /// waiting task is cancelled first.
-    @inlinable func waitUntilSettled(_ ticket: LoadID) async -> ContentLoadingState<Output>? {
+    @inlinable func waitUntilSettled(
+        _ ticket: LoadID, isolation: isolated (any Actor)?
+    ) async -> ContentLoadingState<Output>? {
         let key = shared.withLock { shared in
             defer { shared.nextWaiterKey += 1 }
             return shared.nextWaiterKey

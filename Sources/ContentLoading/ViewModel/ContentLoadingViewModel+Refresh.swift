@@ -32,27 +32,41 @@ extension ContentLoadingViewModel {
     @inlinable func start(_ request: ContentLoadingStateMachine<Input, Output>.LoadRequest) {
         let producer = producer(for: request.input)
         let id = request.id
-        // NB: the task holds the model weakly, so releasing the model is never blocked by
-        // its own work; `deinit` cancels the task.
-        let task = Task { [weak self] in
-            do {
-                switch producer.body {
-                case .single(let operation):
+        // NB: the task holds the model weakly, so releasing the model is never blocked by its
+        // own work; `deinit` cancels the task. A cancelled task's load is never the running one
+        // (replacing, cancelling and releasing all move the machine on first), so a load
+        // superseded before it began never runs its producer, and one superseded while running
+        // skips the work of discarding its result.
+        let task: Task<Void, Never>
+        switch producer.body {
+        case .single(let operation):
+            task = Task { [weak self] in
+                guard !Task.isCancelled else { return }
+                do {
                     let output = try await operation()
-                    // NB: a cancelled task's load is never the running one (replacing, cancelling
-                    // and releasing all move the machine on first): skip the work of discarding.
                     guard !Task.isCancelled else { return }
                     self?.deliver(output, from: id)
-                case .events(let run):
-                    try await run { [weak self] event in
-                        await self?.deliver(event, from: id)
-                    }
+                    self?.end(id, by: nil)
+                } catch {
+                    guard !Task.isCancelled else { return }
+                    self?.end(id, by: error)
                 }
-                self?.complete(id) { $0.finish(id) }
-            } catch {
+            }
+        case .events(let run):
+            // NB: made out here: a closure inside the task capturing the task's weak `self`
+            // would box that reference, an allocation for every load of every producer.
+            let send: @Sendable (ContentEvent<Output>) async -> Void = { [weak self] event in
+                await self?.deliver(event, from: id)
+            }
+            task = Task { [weak self] in
                 guard !Task.isCancelled else { return }
-                let isCancellation = error is CancellationError
-                self?.complete(id) { isCancellation ? $0.cancelled(id) : $0.fail(error, from: id) }
+                do {
+                    try await run(send)
+                    self?.end(id, by: nil)
+                } catch {
+                    guard !Task.isCancelled else { return }
+                    self?.end(id, by: error)
+                }
             }
         }
         outlets.replaceTask(with: task)
@@ -75,12 +89,15 @@ extension ContentLoadingViewModel {
         }
     }
 
-    @inlinable func complete(
-        _ id: LoadID,
-        _ event: (inout ContentLoadingStateMachine<Input, Output>) ->
-            ContentLoadingStateMachine<Input, Output>.CompletionAction
-    ) {
-        if case .settled(let next?) = event(&machine) { start(next) }
+    /// Load `id` ended: it finished when `error` is `nil`, else it failed or cancelled itself.
+    @inlinable func end(_ id: LoadID, by error: (any Error)?) {
+        let action =
+            switch error {
+            case nil: machine.finish(id)
+            case is CancellationError: machine.cancelled(id)
+            case let error?: machine.fail(error, from: id)
+            }
+        if case .settled(let next?) = action { start(next) }
         publish()
     }
 

@@ -47,33 +47,33 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     // dominate a refresh; these use key paths built once per model. The kit's own code reads
     // the storage. The refresh path is `@inlinable` (with `@usableFromInline` storage) so an
     // app's model gets a copy specialised for its own types: see ContentLoadingStateMachine.
-    @usableFromInline let observationRegistrar = ObservationRegistrar()
-    @usableFromInline var storedState: ContentLoadingState<Output> = .unloaded
-    @usableFromInline var storedLastError: (any Error)?
+    @usableFromInline final let observationRegistrar = ObservationRegistrar()
+    @usableFromInline final var storedState: ContentLoadingState<Output> = .unloaded
+    @usableFromInline final var storedLastError: (any Error)?
     var storedLifetimeEvent: ViewLifetime?
-    @usableFromInline lazy var observedKeyPaths = ObservedKeyPaths(
+    @usableFromInline final lazy var observedKeyPaths = ObservedKeyPaths(
         state: \ContentLoadingViewModel.state, lastError: \ContentLoadingViewModel.lastError,
         viewLifetime: \ContentLoadingViewModel.viewLifetime)
 
     /// The current state.
-    public var state: ContentLoadingState<Output> {
+    @inlinable public final var state: ContentLoadingState<Output> {
         observationRegistrar.access(self, keyPath: observedKeyPaths.state)
         return storedState
     }
 
     /// The most recent error; kept while a new load runs, cleared when a load produces a value.
-    public var lastError: (any Error)? {
+    @inlinable public final var lastError: (any Error)? {
         observationRegistrar.access(self, keyPath: observedKeyPaths.lastError)
         return storedLastError
     }
 
-    @usableFromInline var machine: ContentLoadingStateMachine<Input, Output>
-    @usableFromInline var contentTimer: Stopwatch.Mark?
+    @usableFromInline final var machine: ContentLoadingStateMachine<Input, Output>
+    @usableFromInline final var contentTimer: Stopwatch.Mark?
     /// The content before its last replacement, for computing what changed.
-    @usableFromInline var previousContent: Output?
-    @usableFromInline let outlets = LoaderOutlets<Output>()
+    @usableFromInline final var previousContent: Output?
+    @usableFromInline final let outlets = LoaderOutlets<Output>()
     let lifetimeTrigger: LifetimeTrigger?
-    @usableFromInline let stopwatch: Stopwatch
+    @usableFromInline final let stopwatch: Stopwatch
     private let operation: (@Sendable (Input) async throws -> Output)?
 
     /// Creates a model for a subclass that overrides ``load(_:)`` or ``producer(for:)``.

@@ -27,10 +27,13 @@ public struct RefreshHandle<Output: Sendable>: Sendable {
     /// cancelled. A refresh superseded under ``RefreshPolicy/latestWins`` settles when the
     /// newer load settles. If the awaiting task is cancelled, returns the current state at
     /// once; the load goes on.
+    ///
+    /// - Parameter isolation: The actor the caller runs on, which this awaits on without
+    ///   hopping off it; leave it to its default.
     @inlinable @discardableResult
-    public func settled() async -> ContentLoadingState<Output> {
+    public func settled(isolation: isolated (any Actor)? = #isolation) async -> ContentLoadingState<Output> {
         // NB: the waiter is registered only now, so an ignored handle costs nothing.
-        let state = await outlets.waitUntilSettled(ticket) ?? outlets.current
+        let state = await outlets.waitUntilSettled(ticket, isolation: isolation) ?? outlets.current
         withExtendedLifetime(model) {}  // NB: the model lives at least until its refresh settles.
         return state
     }
