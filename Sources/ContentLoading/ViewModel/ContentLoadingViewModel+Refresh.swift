@@ -32,40 +32,37 @@ extension ContentLoadingViewModel {
     @inlinable func start(_ request: ContentLoadingStateMachine<Input, Output>.LoadRequest) {
         let producer = producer(for: request.input)
         let id = request.id
-        // NB: the task holds the model weakly, so releasing the model is never blocked by its
-        // own work; `deinit` cancels the task. A cancelled task's load is never the running one
+        // NB: the task holds the model weakly (by a `WeakReference`, which costs no allocation
+        // of its own), so releasing the model is never blocked by its own work; `deinit`
+        // cancels the task. A cancelled task's load is never the running one
         // (replacing, cancelling and releasing all move the machine on first), so a load
         // superseded before it began never runs its producer, and one superseded while running
         // skips the work of discarding its result.
+        let model = WeakReference(self)
         let task: Task<Void, Never>
         switch producer.body {
         case .single(let operation):
-            task = Task { [weak self] in
+            task = Task {
                 guard !Task.isCancelled else { return }
                 do {
                     let output = try await operation()
                     guard !Task.isCancelled else { return }
-                    self?.deliver(output, from: id)
-                    self?.end(id, by: nil)
+                    model.object?.deliver(output, from: id)
+                    model.object?.end(id, by: nil)
                 } catch {
                     guard !Task.isCancelled else { return }
-                    self?.end(id, by: error)
+                    model.object?.end(id, by: error)
                 }
             }
         case .events(let run):
-            // NB: made out here: a closure inside the task capturing the task's weak `self`
-            // would box that reference, an allocation for every load of every producer.
-            let send: @Sendable (ContentEvent<Output>) async -> Void = { [weak self] event in
-                await self?.deliver(event, from: id)
-            }
-            task = Task { [weak self] in
+            task = Task {
                 guard !Task.isCancelled else { return }
                 do {
-                    try await run(send)
-                    self?.end(id, by: nil)
+                    try await run { event in await model.object?.deliver(event, from: id) }
+                    model.object?.end(id, by: nil)
                 } catch {
                     guard !Task.isCancelled else { return }
-                    self?.end(id, by: error)
+                    model.object?.end(id, by: error)
                 }
             }
         }
