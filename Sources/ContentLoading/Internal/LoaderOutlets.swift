@@ -93,15 +93,16 @@ import ContentLoadingSupport
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
     @inlinable package func publish(_ state: ContentLoadingState<Output>, lastSettled: LoadID?) {
-        let settled = shared.withLock { shared -> ArraySlice<Waiter> in
+        shared.withLock { shared in
             shared.current = state
             shared.lastSettled = lastSettled
-            guard let lastSettled, let first = shared.waiters.first, first.ticket <= lastSettled else { return [] }
+            guard let lastSettled, let first = shared.waiters.first, first.ticket <= lastSettled else { return }
             let end = shared.waiters.firstIndex { $0.ticket > lastSettled } ?? shared.waiters.endIndex
-            defer { shared.waiters.removeFirst(end) }
-            return shared.waiters[..<end]
+            // NB: resumed under the lock (a resumption only enqueues the waiting task), so the
+            // array is not shared when its prefix is removed, and keeps its buffer.
+            for waiter in shared.waiters[..<end] { waiter.continuation.resume(returning: state) }
+            shared.waiters.removeFirst(end)
         }
-        for waiter in settled { waiter.continuation.resume(returning: state) }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.

@@ -41,11 +41,15 @@ extension ContentLoadingViewModel {
         let model = WeakReference(self)
         let task: Task<Void, Never>
         switch producer.body {
-        case .single(let operation):
+        case .single(let single):
             task = Task {
                 guard !Task.isCancelled else { return }
                 do {
-                    let output = try await operation()
+                    let output =
+                        switch single {
+                        case .closure(let operation): try await operation()
+                        case .bound(let input, let load): try await load(input)
+                        }
                     guard !Task.isCancelled else { return }
                     model.object?.deliver(output, from: id)
                     model.object?.end(id, by: nil)

@@ -75,6 +75,15 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     let lifetimeTrigger: LifetimeTrigger?
     @usableFromInline final let stopwatch: Stopwatch
     private let operation: (@Sendable (Input) async throws -> Output)?
+    /// What the default producer calls: the `init(load:)` function, or ``load(_:)``.
+    ///
+    /// NB: made once per model. It holds the model strongly only for the duration of a call,
+    /// so a model released mid-load is gone by the time the value would be delivered.
+    private lazy var loadFunction = ErasedLoad<Input, Output>(
+        operation ?? { [weak self] input in
+            guard let self else { throw CancellationError() }
+            return try await self.load(input)
+        })
 
     /// Creates a model for a subclass that overrides ``load(_:)`` or ``producer(for:)``.
     ///
@@ -146,15 +155,7 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     /// The default produces the one value of ``load(_:)``. Called on the main actor when the
     /// load starts; the producer then runs off it.
     open func producer(for input: Input) -> ContentProducer<Output> {
-        if let operation {
-            return .load { try await operation(input) }
-        }
-        // NB: strong only for the duration of the call, so a model released mid-load is gone
-        // by the time the value would be delivered.
-        return .load { [weak self] in
-            guard let self else { throw CancellationError() }
-            return try await self.load(input)
-        }
+        .load(input, with: loadFunction)
     }
 
     /// Called on the main actor after every state change, before the ``states`` streams

@@ -11,7 +11,7 @@
 /// ```
 public struct ContentProducer<Output: Sendable>: Sendable {
     @usableFromInline enum Body: Sendable {
-        case single(@Sendable () async throws -> Output)
+        case single(SingleValueLoad<Output>)
         case events(@Sendable (_ send: @Sendable (ContentEvent<Output>) async -> Void) async throws -> Void)
     }
 
@@ -27,7 +27,12 @@ public struct ContentProducer<Output: Sendable>: Sendable {
     /// The value and the end of the load reach the state machine together, so the loader is
     /// never seen settled-but-still-running.
     @inlinable public static func load(_ operation: @escaping @Sendable () async throws -> Output) -> Self {
-        Self(body: .single(operation))
+        Self(body: .single(.closure(operation)))
+    }
+
+    /// A producer of the one value `load` returns for `input`: the default producer.
+    static func load<Input>(_ input: Input, with load: ErasedLoad<Input, Output>) -> Self {
+        Self(body: .single(.bound(input: input, load: load.function)))
     }
 
     /// A producer of every element of `sequence`; an error thrown by the sequence ends the load.
