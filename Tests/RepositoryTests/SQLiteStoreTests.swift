@@ -48,6 +48,22 @@ struct SQLiteStoreTests {
         #expect(statement.text(at: 0) == "wal")
     }
 
+    @Test(arguments: [
+        "", "short", "Zoë's café ☕️", String(repeating: "long text, past a small string ", count: 20), "nul\0inside",
+    ])
+    func textRoundTripsExactly(_ text: String) throws {
+        let database = try SQLiteDatabase(.inMemory)
+        try database.execute("CREATE TABLE t (value TEXT)")
+        let insert = try database.prepare("INSERT INTO t (value) VALUES (?)")
+        try insert.bind(text, at: 1)
+        try insert.step()
+        let select = try database.prepare("SELECT value, value IS NULL, length(CAST(value AS BLOB)) FROM t")
+        #expect(try select.step())
+        #expect(select.text(at: 0) == text)
+        #expect(select.int(at: 1) == 0, "an empty text is stored as text, not NULL")
+        #expect(select.int(at: 2) == text.utf8.count)
+    }
+
     @Test func schemaIsMigratedByVersion() throws {
         let database = try SQLiteDatabase(.inMemory)
         try database.migrate(["CREATE TABLE a (x INTEGER)"])

@@ -129,7 +129,7 @@ func report() async throws -> [Row] {
     if wanted(4) {
         let decoding = try DecodingScenario(megabytes: 5)
         let (decodeKit, decodeBase) = try await interleaved(
-            runs: runs, { _ = try await decoding.kit() }, { _ = try decoding.baseline() })
+            runs: 15, { _ = try await decoding.kit() }, { _ = try await decoding.baseline() })
         rows.append(
             Row(
                 scenario:
@@ -143,7 +143,7 @@ func report() async throws -> [Row] {
         let contacts = SQLiteScenario.contacts(10_000)
         var emissions = 0
         let (sqliteKit, sqliteRaw) = try await interleaved(
-            runs: runs, { emissions = try await SQLiteScenario.kit(contacts) }, { try SQLiteScenario.raw(contacts) })
+            runs: 15, { emissions = try await SQLiteScenario.kit(contacts) }, { try SQLiteScenario.raw(contacts) })
         rows.append(
             Row(
                 scenario: "5. SQLite sync of 10,000, kit / raw prepared inserts (\(ms(sqliteKit)) vs \(ms(sqliteRaw)))",
@@ -188,6 +188,13 @@ func profileBursts(_ count: Int, of subject: String) async {
     let kit = KitRefresher()
     let bare = BareRefresher()
     for _ in 0..<count { _ = subject == "bare" ? await bare.burst(10_000) : await kit.burst(10_000) }
+}
+
+/// `ratio-report --profile-sqlite N`: only N kit syncs of scenario 5.
+if let index = CommandLine.arguments.firstIndex(of: "--profile-sqlite"), let count = Int(CommandLine.arguments[index + 1]) {
+    let contacts = SQLiteScenario.contacts(10_000)
+    for _ in 0..<count { _ = try await SQLiteScenario.kit(contacts) }
+    exit(0)
 }
 
 /// Cycles driven from off the main actor, each in a task of its own, as package-benchmark's

@@ -27,9 +27,19 @@ public final class SQLiteStatement {
 
     /// Binds `value` to parameter `index` (from 1); `nil` binds NULL.
     public func bind(_ value: String?, at index: Int32) throws {
-        guard let value else { return try check(sqlite3_bind_null(statement, index)) }
-        // NB: SQLITE_TRANSIENT: SQLite copies the text, since Swift's buffer is temporary.
-        try check(sqlite3_bind_text(statement, index, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)))
+        guard var value else { return try check(sqlite3_bind_null(statement, index)) }
+        // NB: SQLITE_TRANSIENT: SQLite copies the text, since Swift's buffer is temporary. The
+        // UTF-8 is passed with its length: no NUL-terminated copy (which a small string needs).
+        // An empty buffer may have no address, which SQLite would take for NULL.
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        let code = value.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                return sqlite3_bind_text(statement, index, "", 0, transient)
+            }
+            let text = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+            return sqlite3_bind_text(statement, index, text, Int32(utf8.count), transient)
+        }
+        try check(code)
     }
 
     /// Binds `value` to parameter `index` (from 1); `nil` binds NULL.
@@ -49,8 +59,14 @@ public final class SQLiteStatement {
 
     /// Resets the statement to run again, clearing its bindings.
     public func reset() throws {
+        try reset(clearingBindings: true)
+    }
+
+    /// Resets the statement to run again; keeps its bindings unless `clearingBindings`, for a
+    /// caller that binds every parameter anew.
+    func reset(clearingBindings: Bool) throws {
         sqlite3_reset(statement)
-        try check(sqlite3_clear_bindings(statement))
+        if clearingBindings { try check(sqlite3_clear_bindings(statement)) }
     }
 
     /// The integer in column `index` (from 0) of the current row.
@@ -67,7 +83,9 @@ public final class SQLiteStatement {
     /// The text in column `index`, or `nil` for NULL.
     public func text(at index: Int32) -> String? {
         guard let text = sqlite3_column_text(statement, index) else { return nil }
-        return String(cString: text)
+        // NB: the length is known (and must be asked for after the text, per SQLite's docs).
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     private func isNull(at index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }

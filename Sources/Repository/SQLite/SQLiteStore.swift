@@ -107,10 +107,10 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
         let statement = try database.prepare(
             "INSERT OR REPLACE INTO \(Record.tableName) (\(Record.columns.joined(separator: ", "))) VALUES (\(placeholders))",
             operation: "write")
-        for (index, record) in records.enumerated() {
-            try record.bind(to: statement)
+        for index in records.indices {
+            try records[index].bind(to: statement)
             try statement.step()
-            try statement.reset()
+            try statement.reset(clearingBindings: false)  // NB: `bind(to:)` binds every column.
             if (index + 1) % 1_000 == 0 { writeProgress?(index + 1) }
         }
     }
