@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "ContentLoadingRepository", package: "ContentLoadingKit"),
                 .product(name: "SellerContacts", package: "ContentLoadingKit"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 .target(name: "CSQLiteRaw", condition: .when(platforms: [.linux])),
             ]
         ),
