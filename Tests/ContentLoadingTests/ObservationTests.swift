@@ -1,5 +1,6 @@
 import ContentLoading
 import ContentLoadingSupport
+import ContentLoadingTesting
 import Observation
 import Testing
 
@@ -32,6 +33,26 @@ struct ObservationTests {
     @Test func viewLifetimeNotifies() async {
         let model = DoublingModel()
         #expect(await notifies({ _ = model.viewLifetime }, when: { model.viewLifetime = .willAppear }))
+    }
+
+    @Test func nextPageStateNotifiesWhenAPageStartsAndEnds() async throws {
+        let loader = ControlledLoader<PageRequest, Page<Item, Int>>()
+        let model = ControlledPager(loader: loader)
+        let first = model.refresh("q")
+        try await loader.complete(loader.call(0), returning: page(0..<10, next: 10))
+        await first.settled()
+        #expect(await notifies({ _ = model.nextPageState }, when: { model.loadNextPage() }))
+        #expect(model.nextPageState == .loading)
+        let next = try await loader.call(1)
+        let updates = StreamRecorder(model.nextPageStateUpdates)
+        let ended = await notifies(
+            { _ = model.nextPageState },
+            when: {
+                loader.complete(next, returning: page(10..<15, next: nil))
+                _ = await updates.values(count: 2)  // loading, then endReached
+            })
+        #expect(ended)
+        #expect(model.nextPageState == .endReached)
     }
 
     @Test func unrelatedPropertiesDoNotNotify() async {

@@ -1,7 +1,13 @@
 extension PagingListViewModel {
     /// The load state of the next page: `idle` before the first page, `endReached` after an
-    /// empty one.
+    /// empty one. Observable, like ``ContentLoadingViewModel/state``.
     public var nextPageState: NextPageState {
+        observationRegistrar.access(self, keyPath: nextPageStateKeyPath)
+        return currentNextPageState
+    }
+
+    /// ``nextPageState`` without registering an observation.
+    var currentNextPageState: NextPageState {
         guard let list = storedState.content else { return storedState.phase == .empty ? .endReached : .idle }
         switch activity {
         case .loading(let origin) where origin === list.origin: return .loading
@@ -12,13 +18,14 @@ extension PagingListViewModel {
 
     /// A new stream of next-page states: the current one first, then each change.
     public var nextPageStateUpdates: AsyncStream<NextPageState> {
-        nextPageStates.subscribe(initial: nextPageState)
+        nextPageStates.subscribe(initial: currentNextPageState)
     }
 
     /// Appends the next page. Does nothing while a page or a refresh is loading, after a
     /// failed page (see ``retryNextPage()``), before the first page, or at the end.
     public func loadNextPage() {
-        guard case .idle = nextPageState, !storedState.isLoading, let list = storedState.content, list.hasMore else {
+        guard case .idle = currentNextPageState, !storedState.isLoading, let list = storedState.content, list.hasMore
+        else {
             return
         }
         startNextPage(of: list)
@@ -26,7 +33,9 @@ extension PagingListViewModel {
 
     /// Loads the page that failed again.
     public func retryNextPage() {
-        guard case .failed = nextPageState, !storedState.isLoading, let list = storedState.content else { return }
+        guard case .failed = currentNextPageState, !storedState.isLoading, let list = storedState.content else {
+            return
+        }
         startNextPage(of: list)
     }
 
@@ -83,9 +92,9 @@ extension PagingListViewModel {
     }
 
     func publishNextPageState() {
-        let current = nextPageState
+        let current = currentNextPageState
         guard current != publishedNextPageState else { return }
-        publishedNextPageState = current
+        observationRegistrar.withMutation(of: self, keyPath: nextPageStateKeyPath) { publishedNextPageState = current }
         nextPageStates.send(current)
     }
 }

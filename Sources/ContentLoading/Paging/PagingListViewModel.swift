@@ -40,10 +40,12 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     public let pageWindow: Int?
     var activity: Activity = .idle
 
-    @ObservationIgnored let deduplicationKey: DeduplicationKey<Element>?
-    @ObservationIgnored let nextPageTask = Locked<Task<Void, Never>?>(nil)
-    @ObservationIgnored let nextPageStates = Broadcast<NextPageState>()
-    @ObservationIgnored var publishedNextPageState = NextPageState.idle
+    let deduplicationKey: DeduplicationKey<Element>?
+    let nextPageTask = Locked<Task<Void, Never>?>(nil)
+    let nextPageStates = Broadcast<NextPageState>()
+    var publishedNextPageState = NextPageState.idle
+    /// Built once: in a generic class a key path literal is built at run time on every use.
+    lazy var nextPageStateKeyPath = \PagingListViewModel.nextPageState
 
     /// Creates a paging model.
     ///
