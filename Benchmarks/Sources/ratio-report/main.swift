@@ -87,6 +87,8 @@ func report() async throws -> [Row] {
             runs: runs, { for i in 0..<cycles { await kit.cycle(i) } }, { for i in 0..<cycles { await bare.cycle(i) } })
         let (kitAgain, peerTime) = await interleaved(
             runs: runs, { for i in 0..<cycles { await kit.cycle(i) } }, { for i in 0..<cycles { await peer.cycle(i) } })
+        let (peerAgain, bareAgain) = await interleaved(
+            runs: runs, { for i in 0..<cycles { await peer.cycle(i) } }, { for i in 0..<cycles { await bare.cycle(i) } })
         let (kitOnceMore, leanTime) = await interleaved(
             runs: runs, { for i in 0..<cycles { await kit.cycle(i) } },
             { for i in 0..<cycles { await leanPeer.cycle(i) } })
@@ -100,6 +102,10 @@ func report() async throws -> [Row] {
             Row(
                 scenario: "1. refresh cycle, OpenCombine peer / kit (\(perThousand(peerTime)) per 1,000)",
                 measured: format(ratio(peerTime, kitAgain)), target: "≥ 2.00", passed: ratio(peerTime, kitAgain) >= 2))
+        rows.append(
+            Row(
+                scenario: "1. (context) OpenCombine peer / bare baseline: the most peer / kit can be at kit = bare",
+                measured: format(ratio(peerAgain, bareAgain)), target: "—", passed: true))
         rows.append(
             Row(
                 scenario:
@@ -238,7 +244,12 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile-cycles"),
 let rows = try await report()
 print("| scenario | measured | target | result |")
 print("|---|---|---|---|")
-for row in rows { print("| \(row.scenario) | \(row.measured) | \(row.target) | \(row.passed ? "met" : "MISSED") |") }
+// NB: a row whose target is "—" is context for the reader, not a target.
+let targets = rows.filter { $0.target != "—" }
+for row in rows {
+    let result = row.target == "—" ? "—" : row.passed ? "met" : "MISSED"
+    print("| \(row.scenario) | \(row.measured) | \(row.target) | \(result) |")
+}
 print(
-    "\n\(rows.filter(\.passed).count) of \(rows.count) targets met on \(ProcessInfo.processInfo.activeProcessorCount) cores"
+    "\n\(targets.filter(\.passed).count) of \(targets.count) targets met on \(ProcessInfo.processInfo.activeProcessorCount) cores"
 )
