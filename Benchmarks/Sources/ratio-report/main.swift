@@ -88,7 +88,8 @@ func report() async throws -> [Row] {
         let (kitAgain, peerTime) = await interleaved(
             runs: runs, { for i in 0..<cycles { await kit.cycle(i) } }, { for i in 0..<cycles { await peer.cycle(i) } })
         let (peerAgain, bareAgain) = await interleaved(
-            runs: runs, { for i in 0..<cycles { await peer.cycle(i) } }, { for i in 0..<cycles { await bare.cycle(i) } })
+            runs: runs, { for i in 0..<cycles { await peer.cycle(i) } }, { for i in 0..<cycles { await bare.cycle(i) } }
+        )
         let (kitOnceMore, leanTime) = await interleaved(
             runs: runs, { for i in 0..<cycles { await kit.cycle(i) } },
             { for i in 0..<cycles { await leanPeer.cycle(i) } })
@@ -210,8 +211,18 @@ func profileBursts(_ count: Int, of subject: String) async {
     for _ in 0..<count { _ = subject == "bare" ? await bare.burst(10_000) : await kit.burst(10_000) }
 }
 
+/// The count and subject of a profiling option `name N [subject]`, when it was given; the
+/// subject defaults to the kit.
+func profilingOption(_ name: String) -> (count: Int, subject: String)? {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
+        let count = Int(arguments[index + 1])
+    else { return nil }
+    return (count, arguments.dropFirst(index + 2).first ?? "kit")
+}
+
 /// `ratio-report --profile-sqlite N`: only N kit syncs of scenario 5.
-if let index = CommandLine.arguments.firstIndex(of: "--profile-sqlite"), let count = Int(CommandLine.arguments[index + 1]) {
+if let (count, _) = profilingOption("--profile-sqlite") {
     let contacts = SQLiteScenario.contacts(10_000)
     for _ in 0..<count { _ = try await SQLiteScenario.kit(contacts) }
     exit(0)
@@ -226,18 +237,15 @@ nonisolated func offMainCycles(_ count: Int, kit: KitRefresher, bare: BareRefres
         }.value
     }
 }
-if let index = CommandLine.arguments.firstIndex(of: "--off-main"), let count = Int(CommandLine.arguments[index + 1]) {
-    await offMainCycles(count, kit: KitRefresher(), bare: BareRefresher(), subject: CommandLine.arguments.dropFirst(index + 2).first ?? "kit")
+if let (count, subject) = profilingOption("--off-main") {
+    await offMainCycles(count, kit: KitRefresher(), bare: BareRefresher(), subject: subject)
     exit(0)
 }
-if let index = CommandLine.arguments.firstIndex(of: "--profile-bursts"), let count = Int(CommandLine.arguments[index + 1]) {
-    await profileBursts(count, of: CommandLine.arguments.dropFirst(index + 2).first ?? "kit")
+if let (count, subject) = profilingOption("--profile-bursts") {
+    await profileBursts(count, of: subject)
     exit(0)
 }
-if let index = CommandLine.arguments.firstIndex(of: "--profile-cycles"),
-    let count = Int(CommandLine.arguments[index + 1])
-{
-    let subject = CommandLine.arguments.dropFirst(index + 2).first ?? "kit"
+if let (count, subject) = profilingOption("--profile-cycles") {
     await profileCycles(count, of: subject)
     exit(0)
 }

@@ -34,17 +34,16 @@ extension ContentLoadingViewModel {
         let id = request.id
         // NB: the task holds the model weakly (by a `WeakReference`, which costs no allocation
         // of its own), so releasing the model is never blocked by its own work; `deinit`
-        // cancels the task. A cancelled task's load is never the running one
-        // (replacing, cancelling and releasing all move the machine on first), so a load
-        // superseded before it began never runs its producer, and one superseded while running
-        // skips the work of discarding its result.
+        // cancels the task. A cancelled task's load is never the running one (replacing,
+        // cancelling and releasing all move the machine on first), so a load superseded before
+        // it began never runs its producer, and one superseded while running skips the work of
+        // discarding its result.
         let model = WeakReference(self)
-        let task: Task<Void, Never>
-        switch producer.body {
-        case .single(let single):
-            task = Task {
-                guard !Task.isCancelled else { return }
-                do {
+        let task = Task {
+            guard !Task.isCancelled else { return }
+            do {
+                switch producer.body {
+                case .single(let single):
                     let output =
                         switch single {
                         case .closure(let operation): try await operation()
@@ -52,22 +51,13 @@ extension ContentLoadingViewModel {
                         }
                     guard !Task.isCancelled else { return }
                     model.object?.deliver(output, from: id)
-                    model.object?.end(id, by: nil)
-                } catch {
-                    guard !Task.isCancelled else { return }
-                    model.object?.end(id, by: error)
-                }
-            }
-        case .events(let run):
-            task = Task {
-                guard !Task.isCancelled else { return }
-                do {
+                case .events(let run):
                     try await run { event in await model.object?.deliver(event, from: id) }
-                    model.object?.end(id, by: nil)
-                } catch {
-                    guard !Task.isCancelled else { return }
-                    model.object?.end(id, by: error)
                 }
+                model.object?.end(id, by: nil)
+            } catch {
+                guard !Task.isCancelled else { return }
+                model.object?.end(id, by: error)
             }
         }
         outlets.replaceTask(with: task)
