@@ -55,9 +55,15 @@ let package = Package(
 
         // Test-only support: the fixture HTTP server (a real python3 process on 127.0.0.1).
         .target(name: "KitTestSupport", path: "Tests/Support", resources: [.copy("Resources/fixture_server.py")]),
+        // A child process for the stream deadlock test: run with a time limit, killed if it hangs.
+        .executableTarget(
+            name: "stream-stress", dependencies: ["ContentLoading", "ContentLoadingRepository", "ContentLoadingSupport"],
+            path: "Tests/StreamStress"),
         .testTarget(
             name: "ContentLoadingTests",
-            dependencies: ["ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport"]),
+            dependencies: [
+                "ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport", "KitTestSupport", "stream-stress",
+            ]),
         .testTarget(name: "NetworkingTests", dependencies: ["ContentLoadingNetworking", "KitTestSupport"]),
         // A child process for the crash-safety test: killed in the middle of a large write.
         .executableTarget(

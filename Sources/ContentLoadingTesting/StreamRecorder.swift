@@ -35,7 +35,7 @@ public final class StreamRecorder<Element: Sendable> {
     }
 
     deinit {
-        task.withLock { $0?.cancel() }
+        task.withLock { $0 }?.cancel()
     }
 
     /// Waits until at least `count` elements are recorded (or the stream finished) and returns

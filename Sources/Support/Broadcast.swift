@@ -3,55 +3,107 @@
 /// Each subscriber gets its own unbounded stream, so a slow subscriber never makes another
 /// miss a value, and values arrive in the order they were sent. ``finish()`` ends every
 /// stream, present and future.
+///
+/// NB: nothing is yielded or finished while the lock is held. A stream's `onTermination`
+/// takes the lock, and the runtime calls it while it holds the cancelled iterator's task
+/// status lock; a `yield` under our lock can wait for that same status lock, so the two
+/// threads would wait for each other forever. Instead, sends are queued under the lock and
+/// delivered outside it by whichever sender found no delivery running, so values still
+/// arrive in the order they were sent.
 @usableFromInline package final class Broadcast<Element: Sendable>: Sendable {
-    @usableFromInline struct Subscribers {
-        @usableFromInline var continuations: [UInt64: AsyncStream<Element>.Continuation] = [:]
-        var nextKey: UInt64 = 0
-        var isFinished = false
+    @usableFromInline typealias Continuations = [UInt64: AsyncStream<Element>.Continuation]
+
+    /// One queued delivery: a value (or the end) and the subscribers it goes to.
+    @usableFromInline struct Delivery {
+        @usableFromInline let element: Element?
+        @usableFromInline let recipients: Continuations
+
+        @inlinable init(element: Element?, recipients: Continuations) {
+            self.element = element
+            self.recipients = recipients
+        }
     }
 
-    @usableFromInline let subscribers = Locked(Subscribers())
+    @usableFromInline struct State {
+        @usableFromInline var continuations: Continuations = [:]
+        @usableFromInline var queue: [Delivery] = []
+        @usableFromInline var isDelivering = false
+        @usableFromInline var nextKey: UInt64 = 0
+        @usableFromInline var isFinished = false
+
+        @inlinable init() {}
+    }
+
+    @usableFromInline let state = Locked(State())
 
     package init() {}
 
-    /// A new stream that first yields `initial` (when given), then every value sent.
+    /// A new stream that first yields `initial` (when given), then every value sent after it
+    /// subscribed.
     package func subscribe(initial: Element? = nil) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .unbounded)
-        let key: UInt64? = subscribers.withLock { subscribers in
-            if let initial { continuation.yield(initial) }
-            guard !subscribers.isFinished else { return nil }
-            let key = subscribers.nextKey
-            subscribers.nextKey += 1
-            subscribers.continuations[key] = continuation
-            return key
+        // NB: yielded before the continuation is shared, so nothing can come before it.
+        if let initial { continuation.yield(initial) }
+        let key: UInt64? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            defer { state.nextKey += 1 }
+            state.continuations[state.nextKey] = continuation
+            return state.nextKey
         }
         guard let key else {
             continuation.finish()
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            self?.subscribers.withLock { _ = $0.continuations.removeValue(forKey: key) }
+            self?.state.withLock { _ = $0.continuations.removeValue(forKey: key) }
         }
         return stream
     }
 
     /// Sends `element` to every subscriber.
     @inlinable package func send(_ element: Element) {
-        subscribers.withLock { subscribers in
-            for continuation in subscribers.continuations.values { continuation.yield(element) }
-        }
+        enqueue(element, finishing: false)
     }
 
-    /// Finishes every stream; later subscribers get a finished stream.
+    /// Finishes every stream after the values already sent; later subscribers get a
+    /// finished stream.
     package func finish() {
-        let continuations = subscribers.withLock { subscribers in
-            subscribers.isFinished = true
-            defer { subscribers.continuations = [:] }
-            return subscribers.continuations.values
-        }
-        for continuation in continuations { continuation.finish() }
+        enqueue(nil, finishing: true)
     }
 
     /// How many streams are subscribed now.
-    package var subscriberCount: Int { subscribers.withLock { $0.continuations.count } }
+    package var subscriberCount: Int { state.withLock { $0.continuations.count } }
+
+    /// Queues a delivery to the present subscribers and, when no other thread is delivering,
+    /// delivers the queue outside the lock.
+    @inlinable func enqueue(_ element: Element?, finishing: Bool) {
+        var delivery: Delivery? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            let delivery = Delivery(element: element, recipients: state.continuations)
+            if finishing {
+                state.isFinished = true
+                state.continuations = [:]
+            }
+            if state.isDelivering {
+                state.queue.append(delivery)
+                return nil
+            }
+            state.isDelivering = true
+            return delivery
+        }
+        while let current = delivery {
+            if let element = current.element {
+                for continuation in current.recipients.values { continuation.yield(element) }
+            } else {
+                for continuation in current.recipients.values { continuation.finish() }
+            }
+            delivery = state.withLock { state in
+                guard !state.queue.isEmpty else {
+                    state.isDelivering = false
+                    return nil
+                }
+                return state.queue.removeFirst()
+            }
+        }
+    }
 }

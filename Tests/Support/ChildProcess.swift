@@ -47,6 +47,44 @@ public final class ChildProcess: @unchecked Sendable {
         return line
     }
 
+    /// Waits until the child exits and returns its exit status, or kills it with SIGKILL and
+    /// returns `nil` when it is still running after `limit`: a child that hangs fails its test
+    /// instead of hanging the suite.
+    public func exitStatus(within limit: Duration) async -> Int32? {
+        let process = process
+        let exited = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    // NB: `waitUntilExit` blocks, so it runs on a thread of its own, not the pool's.
+                    Thread.detachNewThread {
+                        process.waitUntilExit()
+                        continuation.resume()
+                    }
+                }
+                return true
+            }
+            group.addTask {
+                // NB: a time limit, not synchronisation: the child's exit is the awaited event.
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            if !first { self.kill() }
+            await group.waitForAll()
+            return first
+        }
+        return exited ? process.terminationStatus : nil
+    }
+
+    /// Everything the child wrote to standard output that ``readLine()`` has not returned, up
+    /// to its end (call after the child exited).
+    public func remainingOutput() -> String {
+        buffered.append(output.fileHandleForReading.readDataToEndOfFile())
+        defer { buffered = Data() }
+        return String(decoding: buffered, as: UTF8.self)
+    }
+
     /// Kills the child with SIGKILL (no chance to clean up) and waits for it to exit.
     public func kill() {
         guard process.isRunning else { return }

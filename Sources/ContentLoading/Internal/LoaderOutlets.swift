@@ -93,16 +93,18 @@ import ContentLoadingSupport
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
     @inlinable package func publish(_ state: ContentLoadingState<Output>, lastSettled: LoadID?) {
-        shared.withLock { shared in
+        let settled: ArraySlice<Waiter> = shared.withLock { shared in
             shared.current = state
             shared.lastSettled = lastSettled
-            guard let lastSettled, let first = shared.waiters.first, first.ticket <= lastSettled else { return }
+            guard let lastSettled, let first = shared.waiters.first, first.ticket <= lastSettled else { return [] }
             let end = shared.waiters.firstIndex { $0.ticket > lastSettled } ?? shared.waiters.endIndex
-            // NB: resumed under the lock (a resumption only enqueues the waiting task), so the
-            // array is not shared when its prefix is removed, and keeps its buffer.
-            for waiter in shared.waiters[..<end] { waiter.continuation.resume(returning: state) }
-            shared.waiters.removeFirst(end)
+            defer { shared.waiters.removeFirst(end) }
+            return shared.waiters[..<end]
         }
+        // NB: resumed outside the lock: nothing the kit holds a lock for may call out (a
+        // resumption can wait for the waiting task's status lock, which its cancellation
+        // handler holds while it waits for ours).
+        for waiter in settled { waiter.continuation.resume(returning: state) }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.

@@ -48,7 +48,7 @@ extension PagingListViewModel {
 
     /// Stops the next page from loading, if it is (a refresh does this too).
     public func cancelNextPage() {
-        nextPageTask.withLock { $0?.cancel() }
+        nextPageTask.withLock { $0 }?.cancel()
         setActivity(.idle)
     }
 

@@ -75,7 +75,7 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     }
 
     deinit {
-        nextPageTask.withLock { $0?.cancel() }
+        nextPageTask.withLock { $0 }?.cancel()
         nextPageStates.finish()
     }
 

@@ -38,7 +38,7 @@ struct HTTPFetcher: Sendable {
                 if Task.isCancelled { task.cancel() }
             }
         } onCancel: {
-            running.withLock { $0?.cancel() }
+            running.withLock { $0 }?.cancel()
         }
     }
 }
