@@ -17,6 +17,13 @@ extension SellerContactsCommand {
             console.writeError("seller-contacts: \(error)\n")
             return 1
         }
+        return await runOfflineFirst(repository: repository, database: path, offline: offline, console: console)
+    }
+
+    /// The offline-first flow over `repository`, whose store is the database at `path`.
+    package static func runOfflineFirst(
+        repository: Repository<SellerContacts>, database path: String, offline: Bool, console: Console
+    ) async -> Int32 {
         // NB: the loader only shows the store; this command runs the sync itself so that it
         // knows when the sync is over, whatever its outcome.
         let loader = SellerContactsStoreLoader(repository: repository, syncsOnRefresh: false)
@@ -39,24 +46,33 @@ extension SellerContactsCommand {
             return 0
         }
         console.write("sync: fetching\n")
+        let outcome: SyncOutcome
         do {
-            switch try await repository.synchronizer.sync() {
-            case .updated:
-                console.write("sync: updated the database\n")
-                if let updated = await settledState(states, console: console) {
-                    printContacts(updated, from: "the database", console: console)
-                }
-            case .notModified:
-                console.write("sync: the database is up to date\n")
-            case .skipped:
-                console.write("sync: skipped (the stored contacts are fresh)\n")
-            }
-            return 0
+            outcome = try await repository.synchronizer.sync()
         } catch {
             console.write("sync: failed; still showing \(storedCount) stored contact\(storedCount == 1 ? "" : "s")\n")
             console.writeError("seller-contacts: sync failed: \(error)\n")
             return storedCount > 0 ? 0 : 1
         }
+        switch outcome {
+        case .updated:
+            console.write("sync: updated the database\n")
+            // NB: read from the store, not awaited from the loader's stream: observers skip a
+            // list equal to the last one they told, which another process's write can make of
+            // this one, so no emission is guaranteed after a sync.
+            do {
+                let updated = try await repository.store.fetchAll()
+                printContacts(updated.isEmpty ? .empty : .success(updated), from: "the database", console: console)
+            } catch {
+                console.writeError("seller-contacts: \(error)\n")
+                return 1
+            }
+        case .notModified:
+            console.write("sync: the database is up to date\n")
+        case .skipped:
+            console.write("sync: skipped (the stored contacts are fresh)\n")
+        }
+        return 0
     }
 
     private static func printContacts(

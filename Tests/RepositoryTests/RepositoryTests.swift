@@ -36,7 +36,7 @@ struct RepositoryTests {
     }
 
     @Test func valuesOperatorPresentsEachErrorOnceAndKeepsValuesFlowing() async throws {
-        let store = InMemoryStore<Note>(sortedBy: { $0.id < $1.id }, elements: notes(0..<1))
+        let store = try InMemoryStore<Note>(sortedBy: { $0.id < $1.id }, elements: notes(0..<1))
         remote.fail(with: RemoteFailure(reason: "offline"))
         let repository = Repository(synchronizer: Synchronizer(store: store, fetch: remote.fetch))
         let errors = ErrorLog()
@@ -51,7 +51,7 @@ struct RepositoryTests {
         let recorded = StreamRecorder(values)
         #expect(await recorded.values(count: 1) == [notes(0..<1)])
         await errors.firstError()  // the sync's failure is reported asynchronously
-        await store.write(notes(1..<2))
+        try await store.write(notes(1..<2))
         #expect(await recorded.values(count: 2).last == notes(0..<2))
         #expect(errors.count == 1)
     }

@@ -117,9 +117,9 @@ struct InMemoryStoreTests {
     @Test func behavesLikeTheSQLiteStore() async throws {
         let store = InMemoryStore<Note>(sortedBy: { $0.id < $1.id })
         let observed = await StreamRecorder(store.observe())
-        await store.write(notes(3..<5))
-        await store.write(notes(3..<5))
-        await store.replaceAll(with: notes(0..<2), syncedAt: Date(timeIntervalSince1970: 5))
+        try await store.write(notes(3..<5))
+        try await store.write(notes(3..<5))
+        try await store.replaceAll(with: notes(0..<2), syncedAt: Date(timeIntervalSince1970: 5))
         await store.delete(ids: [0])
         #expect(await observed.values(count: 4) == [[], notes(3..<5), notes(0..<2), notes(1..<2)])
         #expect(await store.lastSyncDate() == Date(timeIntervalSince1970: 5))

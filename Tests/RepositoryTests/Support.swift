@@ -90,17 +90,17 @@ actor CountingStore: LocalStore {
     let base: InMemoryStore<Note>
     private(set) var writes = 0
 
-    init(_ notes: [Note] = []) { base = InMemoryStore(sortedBy: { $0.id < $1.id }, elements: notes) }
+    init(_ notes: [Note] = []) throws { base = try InMemoryStore(sortedBy: { $0.id < $1.id }, elements: notes) }
 
     func observe() async -> AsyncStream<[Note]> { await base.observe() }
     func fetchAll() async -> [Note] { await base.fetchAll() }
-    func write(_ elements: [Note]) async {
+    func write(_ elements: [Note]) async throws {
         writes += 1
-        await base.write(elements)
+        try await base.write(elements)
     }
-    func replaceAll(with elements: [Note], syncedAt: Date?) async {
+    func replaceAll(with elements: [Note], syncedAt: Date?) async throws {
         writes += 1
-        await base.replaceAll(with: elements, syncedAt: syncedAt)
+        try await base.replaceAll(with: elements, syncedAt: syncedAt)
     }
     func delete(ids: [Int]) async {
         writes += 1

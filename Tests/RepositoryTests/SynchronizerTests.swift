@@ -9,20 +9,20 @@ struct SynchronizerTests {
     let remote = TestRemote()
 
     @Test func updatedWritesOneTransactionAndObserversSeeItOnce() async throws {
-        let store = CountingStore(notes(0..<2))
+        let store = try CountingStore(notes(0..<2))
         let observed = await StreamRecorder(store.observe())
         remote.serve(notes(0..<5))
         let outcome = try await Synchronizer(store: store, fetch: remote.fetch).sync()
         #expect(outcome == .updated)
         #expect(await store.writes == 1)
         #expect(await observed.values(count: 2) == [notes(0..<2), notes(0..<5)])
-        await store.write(notes(9..<10))
+        try await store.write(notes(9..<10))
         #expect(await observed.values(count: 3).count == 3)
         #expect(observed.elements.filter { $0 == notes(0..<5) }.count == 1, "the update arrived once")
     }
 
     @Test func notModifiedWritesNothing() async throws {
-        let store = CountingStore(notes(0..<3))
+        let store = try CountingStore(notes(0..<3))
         remote.serve(notes(0..<3))
         #expect(try await Synchronizer(store: store, fetch: remote.fetch).sync() == .notModified)
         #expect(await store.writes == 0)
@@ -30,7 +30,7 @@ struct SynchronizerTests {
     }
 
     @Test func remoteErrorWritesNothingAndLeavesTheStore() async throws {
-        let store = CountingStore(notes(0..<3))
+        let store = try CountingStore(notes(0..<3))
         remote.fail(with: RemoteFailure(reason: "HTTP 500"))
         await #expect(throws: RemoteFailure(reason: "HTTP 500")) {
             try await Synchronizer(store: store, fetch: remote.fetch).sync()
@@ -40,7 +40,7 @@ struct SynchronizerTests {
     }
 
     @Test func syncInFlightIsJoinedNotRepeated() async throws {
-        let store = CountingStore()
+        let store = try CountingStore()
         remote.serve(notes(0..<1))
         let synchronizer = Synchronizer(store: store, fetch: remote.fetch)
         let gate = remote.hold()
@@ -55,7 +55,7 @@ struct SynchronizerTests {
     }
 
     @Test func hundredsOfConcurrentSyncsFetchOnce() async throws {
-        let store = CountingStore()
+        let store = try CountingStore()
         remote.serve(notes(0..<10))
         let synchronizer = Synchronizer(store: store, fetch: remote.fetch)
         let gate = remote.hold()

@@ -23,6 +23,16 @@ import Testing
         }
     }
 
+    @Test func repeatedOrdersAreAnErrorNamingBothPositions() async throws {
+        let store = try TestSellerContactsURLStore(fixture: "duplicate-orders")
+        let error = await #expect(throws: APIError.self) {
+            try await SellerContactsAPIManager(urlStore: store).sellerContacts()
+        }
+        #expect(error?.description.contains("expected an order no other contact has at $[2].order") == true)
+        #expect(error?.description.contains("order 2 is also at $[1]") == true)
+        #expect(error?.description.contains(store.sellerContactsURL.absoluteString) == true)
+    }
+
     @Test func bundledStorePointsAtShippedJSON() async throws {
         let store = BundledSellerContactsURLStore()
         #expect(store.sellerContactsURL.isFileURL)

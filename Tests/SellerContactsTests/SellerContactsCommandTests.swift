@@ -1,6 +1,8 @@
 import ExampleSupport
 import Foundation
 import KitTestSupport
+import ContentLoadingRepository
+import SellerContacts
 import SellerContactsCommand
 import Testing
 
@@ -132,5 +134,46 @@ struct SellerContactsDatabaseCommandTests {
         let result = await run(["--offline"])
         #expect(result.status == 64)
         #expect(result.errors.contains("--offline needs --database PATH"))
+    }
+}
+
+/// The offline-first flow never waits for a store emission that a sync may not produce.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct SellerContactsDatabaseSyncTests {
+    /// Another connection (as another process would) writes between this connection's first
+    /// read and its sync, so the sync writes back the very list its observers last saw: the
+    /// store is updated, no observer emits, and the command must still finish.
+    @Test func aSyncThatChangesNothingObservedStillFinishes() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("contacts.sqlite").path
+        let mine = (1...3).map { SellerContacts(address: "Mine \($0)", order: $0, phone: nil) }
+        let theirs = (1...2).map { SellerContacts(address: "Theirs \($0)", order: $0, phone: nil) }
+        try await SQLiteStore<SellerContacts>(.file(path: path)).replaceAll(with: mine, syncedAt: nil)
+        let otherProcess = try SQLiteStore<SellerContacts>(.file(path: path))
+        let store = try SQLiteStore<SellerContacts>(.file(path: path))
+        let repository = Repository(
+            synchronizer: Synchronizer(store: store) {
+                try await otherProcess.replaceAll(with: theirs, syncedAt: nil)
+                return mine
+            })
+        let result = await runCommand { console in
+            await SellerContactsCommand.runOfflineFirst(
+                repository: repository, database: path, offline: false, console: console)
+        }
+        #expect(result.status == 0)
+        #expect(result.output.contains("sync: updated the database\nstate: success (3 contacts from the database)"))
+    }
+
+    @Test func aListWithRepeatedIDsIsRejectedAndTheStoredContactsStay() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("contacts.sqlite").path
+        _ = await run(["--url", try fixtureURL("contacts").absoluteString, "--database", path])
+        let url = try fixtureURL("duplicate-orders")
+        let result = await run(["--url", url.absoluteString, "--database", path])
+        #expect(result.status == 0, "the stored contacts were shown")
+        #expect(result.output.contains("sync: failed; still showing 3 stored contacts"))
+        #expect(result.errors.contains("$[2].order"))
+        let again = await run(["--url", url.absoluteString])
+        #expect(again.status == 1, "the plain loader follows the same rule")
+        #expect(again.errors.contains("order 2 is also at $[1]"))
     }
 }

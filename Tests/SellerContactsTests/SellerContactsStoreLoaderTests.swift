@@ -12,7 +12,7 @@ struct SellerContactsStoreLoaderTests {
     let stored = [SellerContacts(address: "Old Street", order: 1, phone: "+1 555 0000")]
 
     private func loader(fixture: String) throws -> (SellerContactsStoreLoader, InMemoryStore<SellerContacts>) {
-        let store = InMemoryStore<SellerContacts>(sortedBy: { $0.order < $1.order }, elements: stored)
+        let store = try InMemoryStore<SellerContacts>(sortedBy: { $0.order < $1.order }, elements: stored)
         let api = SellerContactsAPIManager(urlStore: try TestSellerContactsURLStore(fixture: fixture))
         return (
             SellerContactsStoreLoader(repository: SellerContactsRepository.repository(store: store, apiManager: api)),
@@ -38,7 +38,7 @@ struct SellerContactsStoreLoaderTests {
         let states = await recorder.states(count: 4)
         #expect(states[3].phase == .error)
         #expect(states[3].content == stored, "the stored contacts stay shown")
-        await store.write([SellerContacts(address: "New Road", order: 0, phone: "+1 555 9999")])
+        try await store.write([SellerContacts(address: "New Road", order: 0, phone: "+1 555 9999")])
         #expect(await recorder.next()?.value?.first?.phone == "+1 555 9999")
         var displays = screen.displayUpdates.makeAsyncIterator()
         var display = await displays.next()

@@ -1,3 +1,4 @@
+import ContentLoading
 import Foundation
 
 /// A ``LocalStore`` in SQLite: one table of ``SQLiteRecord``s, observed, written in transactions.
@@ -49,12 +50,20 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
     }
 
     /// Inserts the elements, replacing any with the same id, in one transaction.
+    ///
+    /// - Throws: ``DuplicateIDError`` when `records` repeat an id (nothing is written), or
+    ///   ``SQLiteError``.
     public func write(_ records: [Record]) throws {
+        try DuplicateIDError.check(records)
         try commit { try insert(records) }
     }
 
     /// Makes the elements the whole content and records the sync time, in one transaction.
+    ///
+    /// - Throws: ``DuplicateIDError`` when `records` repeat an id (nothing is written), or
+    ///   ``SQLiteError``.
     public func replaceAll(with records: [Record], syncedAt: Date?) throws {
+        try DuplicateIDError.check(records)
         try commit {
             try database.execute("DELETE FROM \(Record.tableName)", operation: "write")
             try insert(records)

@@ -1,3 +1,4 @@
+import ContentLoading
 import Foundation
 
 /// A ``LocalStore`` in memory, for tests and previews: the same observable behaviour as
@@ -13,10 +14,19 @@ public actor InMemoryStore<Element: Sendable & Identifiable & Equatable>: LocalS
     private let observers = StoreObservers<Element>()
 
     /// Creates an empty store that returns its elements in the order `areInIncreasingOrder` gives.
-    public init(sortedBy areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool, elements: [Element] = [])
-    {
+    public init(sortedBy areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool) {
         self.areInIncreasingOrder = areInIncreasingOrder
-        self.elements = Dictionary(elements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Creates a store holding `elements`, returned in the order `areInIncreasingOrder` gives.
+    ///
+    /// - Throws: ``DuplicateIDError`` when `elements` repeat an id.
+    public init(
+        sortedBy areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool, elements: [Element]
+    ) throws {
+        try DuplicateIDError.check(elements)
+        self.areInIncreasingOrder = areInIncreasingOrder
+        self.elements = Dictionary(uniqueKeysWithValues: elements.map { ($0.id, $0) })
     }
 
     /// A new stream of all elements: the current ones first, then every committed change (see ``LocalStore/observe()``).
@@ -26,14 +36,16 @@ public actor InMemoryStore<Element: Sendable & Identifiable & Equatable>: LocalS
     public func fetchAll() -> [Element] { elements.values.sorted(by: areInIncreasingOrder) }
 
     /// Inserts the elements, replacing any with the same id, in one transaction.
-    public func write(_ newElements: [Element]) {
+    public func write(_ newElements: [Element]) throws {
+        try DuplicateIDError.check(newElements)
         for element in newElements { elements[element.id] = element }
         observers.publish(fetchAll())
     }
 
     /// Makes the elements the whole content and records the sync time, in one transaction.
-    public func replaceAll(with newElements: [Element], syncedAt: Date?) {
-        elements = Dictionary(newElements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    public func replaceAll(with newElements: [Element], syncedAt: Date?) throws {
+        try DuplicateIDError.check(newElements)
+        elements = Dictionary(uniqueKeysWithValues: newElements.map { ($0.id, $0) })
         if let syncedAt { syncDate = syncedAt }
         observers.publish(fetchAll())
     }

@@ -1,3 +1,4 @@
+import ContentLoading
 import ContentLoadingNetworking
 import Foundation
 
@@ -25,8 +26,21 @@ public struct SellerContactsAPIManager: Sendable {
 
     /// The seller's contacts, in the order the source lists them.
     ///
+    /// Two contacts with the same `order` (their ``SellerContacts/id``) make the whole list an
+    /// error, by the kit's rule for duplicate ids (``DuplicateIDError``): nothing is shown or
+    /// stored, and the error names both JSON positions.
+    ///
     /// - Throws: ``APIError`` naming the URL and what failed, or `CancellationError`.
     public func sellerContacts() async throws -> [SellerContacts] {
-        try await client.fetch([SellerContacts].self, from: urlStore.sellerContactsURL)
+        let url = urlStore.sellerContactsURL
+        let contacts = try await client.fetch([SellerContacts].self, from: url)
+        do {
+            try DuplicateIDError.check(contacts)
+        } catch let duplicate as DuplicateIDError {
+            throw APIError.decoding(
+                url: url, path: "$[\(duplicate.duplicatePosition)].order", expected: "an order no other contact has",
+                reason: "order \(duplicate.id) is also at $[\(duplicate.firstPosition)]")
+        }
+        return contacts
     }
 }
