@@ -1,7 +1,7 @@
+import ContentLoadingRepository
 import ExampleSupport
 import Foundation
 import KitTestSupport
-import ContentLoadingRepository
 import SellerContacts
 import SellerContactsCommand
 import Testing
