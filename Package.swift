@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
         .target(
             name: "SellerContactsCommand",
-            dependencies: ["SellerContacts", "ContentLoadingRepository", "ExampleSupport"],
+            dependencies: ["SellerContacts", "ContentLoadingRepository", "ContentLoadingSupport", "ExampleSupport"],
             path: "Examples/SellerContactsCommand"
         ),
         .executableTarget(

@@ -1,3 +1,4 @@
+import ContentLoadingSupport
 import SellerContacts
 
 /// Renders contacts as a plain-text table with the columns order, phone and address.
@@ -5,7 +6,13 @@ public enum ContactsTable {
     /// The table, one line per contact after a header and a rule; a missing value shows as `—`.
     public static func render(_ contacts: [SellerContacts]) -> String {
         let header = ["order", "phone", "address"]
-        let rows = contacts.map { [String($0.order), $0.phone ?? "—", $0.address ?? "—"] }
+        // NB: the fields come from a server: escaped, so a row stays one line of plain text.
+        let rows = contacts.map {
+            [
+                String($0.order), ($0.phone ?? "—").escapingControlCharacters,
+                ($0.address ?? "—").escapingControlCharacters,
+            ]
+        }
         let widths = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
         }

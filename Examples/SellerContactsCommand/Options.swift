@@ -6,6 +6,8 @@ public struct Options: Sendable, Equatable {
     public var url: URL?
     /// Give up on an http(s) URL after this long without data.
     public var timeout: Duration = .seconds(30)
+    /// Give up on an http(s) URL after this long in all, however steadily data arrives.
+    public var deadline: Duration = .seconds(120)
     /// Keep the contacts in this SQLite database and show them from it (offline-first).
     public var databasePath: String?
     /// With a database: show the stored contacts without syncing.
@@ -18,7 +20,8 @@ public struct Options: Sendable, Equatable {
 
     /// The help text.
     public static let help = """
-        USAGE: seller-contacts [--url URL] [--timeout SECONDS] [--database PATH [--offline]]
+        USAGE: seller-contacts [--url URL] [--timeout SECONDS] [--deadline SECONDS]
+                              [--database PATH [--offline]]
 
         Loads a seller's contacts and prints each state of the loader as it happens
         (loading, then success, empty or error), then the contacts as a table.
@@ -32,7 +35,10 @@ public struct Options: Sendable, Equatable {
           --url URL            Load from a file:// or http(s):// URL instead of the
                                contacts bundled with the example.
           --timeout SECONDS    Give up on an http(s) URL after this many seconds
-                               without data (default: 30).
+                               without data (default: 30; 0.001 to 86400).
+          --deadline SECONDS   Give up on an http(s) URL after this many seconds in
+                               all, however steadily data arrives (default: 120;
+                               0.001 to 86400).
           --database PATH      Keep the contacts in the SQLite database at PATH
                                (created when missing) and show them from it.
           --offline            With --database: show the stored contacts, no sync.
@@ -63,11 +69,9 @@ public struct Options: Sendable, Equatable {
                 }
                 options.url = url
             case "--timeout":
-                let value = try value(after: argument, in: &remaining)
-                guard let seconds = Double(value), seconds > 0 else {
-                    throw UsageError(message: "--timeout needs a positive number of seconds, got '\(value)'")
-                }
-                options.timeout = .milliseconds(Int64(seconds * 1000))
+                options.timeout = try seconds(after: argument, in: &remaining)
+            case "--deadline":
+                options.deadline = try seconds(after: argument, in: &remaining)
             case "--database":
                 options.databasePath = try value(after: argument, in: &remaining)
             case "--offline":
@@ -80,6 +84,33 @@ public struct Options: Sendable, Equatable {
             throw UsageError(message: "--offline needs --database PATH: there is nothing stored to show without one")
         }
         return options
+    }
+
+    /// The longest time an option takes: one day.
+    static let longestDuration = 86_400.0
+    /// The shortest: the transports count time in milliseconds.
+    static let shortestDuration = 0.001
+
+    /// The number of seconds after `option`, checked: a finite number from
+    /// ``shortestDuration`` to ``longestDuration``.
+    private static func seconds(after option: String, in remaining: inout ArraySlice<String>) throws -> Duration {
+        let value = try value(after: option, in: &remaining)
+        let range = "from \(shortestDuration) to \(Int(longestDuration))"
+        guard let seconds = Double(value), seconds.isFinite else {
+            throw UsageError(message: "\(option) needs a number of seconds \(range), got '\(value)'")
+        }
+        guard seconds > 0 else {
+            throw UsageError(message: "\(option) needs a positive number of seconds \(range), got '\(value)'")
+        }
+        guard seconds >= shortestDuration else {
+            throw UsageError(
+                message:
+                    "\(option) \(value) is below the 1 ms resolution of the timers; use a number of seconds \(range)")
+        }
+        guard seconds <= longestDuration else {
+            throw UsageError(message: "\(option) \(value) is more than a day; use a number of seconds \(range)")
+        }
+        return .milliseconds(Int64((seconds * 1_000).rounded()))
     }
 
     private static func value(after option: String, in remaining: inout ArraySlice<String>) throws -> String {

@@ -1,5 +1,6 @@
 import ContentLoading
 import ContentLoadingRepository
+import ContentLoadingSupport
 import ExampleSupport
 import SellerContacts
 
@@ -9,12 +10,12 @@ extension SellerContactsCommand {
     static func runOfflineFirst(
         database path: String, apiManager: SellerContactsAPIManager, offline: Bool, console: Console
     ) async -> Int32 {
-        console.write("database: \(path)\n")
+        console.write("database: \(path.escapingControlCharacters)\n")
         let repository: Repository<SellerContacts>
         do {
             repository = try SellerContactsRepository.sqlite(path: path, apiManager: apiManager)
         } catch {
-            console.writeError("seller-contacts: \(error)\n")
+            reportError(error, console: console)
             return 1
         }
         return await runOfflineFirst(repository: repository, database: path, offline: offline, console: console)
@@ -31,7 +32,7 @@ extension SellerContactsCommand {
         loader.refresh()
         guard case .some(let stored) = await settledState(states, console: console) else { return 1 }
         if case .error(let error, _) = stored {
-            console.writeError("seller-contacts: \(error)\n")
+            reportError(error, console: console)
             return 1
         }
         let storedCount = stored.content?.count ?? 0
@@ -51,7 +52,7 @@ extension SellerContactsCommand {
             outcome = try await repository.synchronizer.sync()
         } catch {
             console.write("sync: failed; still showing \(storedCount) stored contact\(storedCount == 1 ? "" : "s")\n")
-            console.writeError("seller-contacts: sync failed: \(error)\n")
+            reportError(error, context: "sync failed: ", console: console)
             return storedCount > 0 ? 0 : 1
         }
         switch outcome {
@@ -64,7 +65,7 @@ extension SellerContactsCommand {
                 let updated = try await repository.store.fetchAll()
                 printContacts(updated.isEmpty ? .empty : .success(updated), from: "the database", console: console)
             } catch {
-                console.writeError("seller-contacts: \(error)\n")
+                reportError(error, console: console)
                 return 1
             }
         case .notModified:

@@ -1,6 +1,7 @@
 import ContentLoading
 import ContentLoadingNetworking
 import ContentLoadingRepository
+import ContentLoadingSupport
 import ExampleSupport
 import SellerContacts
 
@@ -31,9 +32,10 @@ public enum SellerContactsCommand {
     public static func run(_ options: Options, console: Console) async -> Int32 {
         let urlStore: any SellerContactsURLStore =
             options.url.map(FixedSellerContactsURLStore.init) ?? BundledSellerContactsURLStore()
-        let client = APIClient(transport: .standard(timeout: options.timeout))
+        let limits = TransportLimits(idleTimeout: options.timeout, deadline: options.deadline)
+        let client = APIClient(transport: .standard(limits: limits))
         let apiManager = SellerContactsAPIManager(urlStore: urlStore, client: client)
-        console.write("source: \(urlStore.sellerContactsURL.absoluteString)\n")
+        console.write("source: \(urlStore.sellerContactsURL.redactedForDisplay.escapingControlCharacters)\n")
         if let path = options.databasePath {
             return await runOfflineFirst(
                 database: path, apiManager: apiManager, offline: options.offline, console: console)
@@ -56,11 +58,17 @@ public enum SellerContactsCommand {
             return 0
         case .error(let error, _):
             console.write("state: error\n")
-            console.writeError("seller-contacts: \(error)\n")
+            reportError(error, console: console)
             return 1
         case .unloaded, .loading, nil:
             return 1
         }
+    }
+
+    /// Prints `error` on standard error as one line: control characters (from a server's
+    /// body, a file name) escaped, so it can neither forge a line nor drive the terminal.
+    static func reportError(_ error: any Error, context: String = "", console: Console) {
+        console.writeError("seller-contacts: \(context)\(String(describing: error).escapingControlCharacters)\n")
     }
 
     /// Prints the transitions up to the next settled state (with a spinner on a terminal while

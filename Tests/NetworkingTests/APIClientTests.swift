@@ -103,3 +103,17 @@ func apiError(_ body: () async throws -> some Any, sourceLocation: SourceLocatio
         #expect(error == .httpStatus(url: other, status: 404, body: nil))
     }
 }
+
+/// Valid JSON of the wrong numeric type names its path and the expected type, whatever the
+/// platform's decoder says.
+@Suite struct NumericTypeErrorTests {
+    @Test(arguments: [
+        #"[{"order": 1.5}]"#, #"[{"order": 1e30}]"#, #"[{"order": 99999999999999999999}]"#, #"[{"order": true}]"#,
+    ])
+    func aNumberThatIsNotAnIntNamesItsPath(body: String) async throws {
+        let error = try await apiError { try await client(body: body).fetch([Item].self, from: url) }
+        #expect(error.description.contains("$[0].order"), "\(error)")
+        #expect(error.description.contains("Int"), "\(error)")
+        #expect(!error.description.contains("not valid JSON"), "\(error)")
+    }
+}

@@ -39,4 +39,26 @@ import Testing
         #expect(error == .unsupportedScheme(url: ftp))
         #expect(error.description.contains("ftp://example.com/items.json"))
     }
+
+    @Test func aDeviceIsNotARegularFile() async throws {
+        let zero = URL(fileURLWithPath: "/dev/zero")
+        let error = try await apiError { try await APIClient().data(from: zero) }
+        guard case .fileUnreadable(_, "/dev/zero", let reason) = error else {
+            Issue.record("expected fileUnreadable, got \(error)")
+            return
+        }
+        #expect(reason.contains("not a regular file"))
+        #expect(!reason.contains("permission"))
+    }
+
+    @Test func aFileOverTheLimitIsRefusedNamingTheLimit() async throws {
+        let file = directory.appendingPathComponent("large.json")
+        try Data(repeating: UInt8(ascii: " "), count: 2_048).write(to: file)
+        let client = APIClient(transport: .fileSystem(maximumBodySize: 1_024))
+        let error = try await apiError { try await client.data(from: file) }
+        #expect(error == .bodyTooLarge(url: file, limit: 1_024))
+        #expect(error.description.contains("larger than the limit of 1 KiB"))
+        let exact = try await APIClient(transport: .fileSystem(maximumBodySize: 2_048)).data(from: file)
+        #expect(exact.count == 2_048)
+    }
 }

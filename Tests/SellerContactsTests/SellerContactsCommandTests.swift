@@ -177,3 +177,53 @@ struct SellerContactsDatabaseSyncTests {
         #expect(again.errors.contains("order 2 is also at $[1]"))
     }
 }
+
+/// What came from outside (a URL's credentials, a server's text, contact fields) reaches the
+/// terminal safely.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct SellerContactsCommandOutputTests {
+    @Test func credentialsInTheURLAreNeverPrinted() async throws {
+        let server = try LocalHTTPServer.start()
+        defer { server.stop() }
+        let port = try #require(server.baseURL.port)
+        let url = "http://alice:s3cr3t@127.0.0.1:\(port)/status/500?api_key=k3y&page=1"
+        let result = await run(["--url", url])
+        #expect(result.status == 1)
+        #expect(result.output.contains("source: http://127.0.0.1:\(port)/status/500?api_key=***&page=1"))
+        for text in [result.output, result.errors] {
+            #expect(!text.contains("s3cr3t"))
+            #expect(!text.contains("alice"))
+            #expect(!text.contains("k3y"))
+        }
+    }
+
+    @Test func aHostileBodyCannotForgeALineOrSendEscapeCodes() async throws {
+        let server = try LocalHTTPServer.start()
+        defer { server.stop() }
+        let result = await run(["--url", server.url("hostile").absoluteString])
+        #expect(result.status == 1)
+        let lines = result.errors.split(separator: "\n")
+        #expect(lines.count == 1, "one error line: \(lines)")
+        #expect(!result.errors.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+
+    @Test func contactFieldsPrintEscaped() async throws {
+        let file = try makeTemporaryDirectory().appendingPathComponent("contacts.json")
+        let json = #"[{"order": 1, "phone": "555\u001b[2J", "address": "line\nseller-contacts: forged"}]"#
+        try Data(json.utf8).write(to: file)
+        let result = await run(["--url", file.absoluteString])
+        #expect(result.status == 0)
+        #expect(!result.output.unicodeScalars.contains { $0.value == 0x1B })
+        #expect(result.output.contains(#"line\nseller-contacts: forged"#))
+        #expect(!result.output.contains("\nseller-contacts: forged"))
+    }
+
+    @Test func aFractionalOrderNamesItsPath() async throws {
+        let file = try makeTemporaryDirectory().appendingPathComponent("contacts.json")
+        try Data(#"[{"order": 1}, {"order": 1.5}]"#.utf8).write(to: file)
+        let result = await run(["--url", file.absoluteString])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("expected Int at $[1].order"), "\(result.errors)")
+    }
+}

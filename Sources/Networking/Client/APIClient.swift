@@ -1,3 +1,4 @@
+import ContentLoadingSupport
 import Foundation
 
 /// Loads a URL and decodes its JSON: the building block of an app's API manager.
@@ -37,17 +38,24 @@ public struct APIClient: Sendable {
     /// - Throws: ``APIError`` naming the URL and what failed, or `CancellationError` when the
     ///   calling task is cancelled.
     public func fetch<Model: Decodable>(_ type: Model.Type, from url: URL) async throws -> Model {
-        try decode(type, from: try await data(from: url), url: url)
+        let response = try await checkedResponse(from: url)
+        return try decode(type, from: response.body, url: response.url)
     }
 
     /// Loads `url` and returns its body after checking the status and that it is not empty.
     public func data(from url: URL) async throws -> Data {
+        try await checkedResponse(from: url).body
+    }
+
+    /// Loads `url` and checks the status and that the body is not empty. Errors name the URL
+    /// the response came from (the last one, after redirects).
+    private func checkedResponse(from url: URL) async throws -> TransportResponse {
         let response = try await transport.load(url)
         if let status = response.statusCode, !(200..<300).contains(status) {
-            throw APIError.httpStatus(url: url, status: status, body: Self.snippet(of: response.body))
+            throw APIError.httpStatus(url: response.url, status: status, body: Self.snippet(of: response.body))
         }
-        guard !response.body.isEmpty else { throw APIError.emptyBody(url: url) }
-        return response.body
+        guard !response.body.isEmpty else { throw APIError.emptyBody(url: response.url) }
+        return response
     }
 
     /// Decodes `data` loaded from `url` as `type`, naming the JSON path of any failure.
@@ -55,13 +63,26 @@ public struct APIClient: Sendable {
         do {
             return try makeDecoder().decode(type, from: data)
         } catch let error as DecodingError {
+            // NB: a failure without a path may be a number that does not fit (see JSONTreeDecoder).
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                let located = JSONTreeDecoder.locateFailure(decoding: type, from: data)
+            {
+                throw APIError(located, data: data, url: url)
+            }
             throw APIError(error, data: data, url: url)
         }
     }
 
-    private static func snippet(of body: Data) -> String? {
-        guard let text = String(data: body.prefix(200), encoding: .utf8) else { return nil }
+    /// The start of an error body, for a message: at most 200 bytes, cut at a character
+    /// boundary, control characters escaped.
+    static func snippet(of body: Data) -> String? {
+        var text = String(decoding: body.prefix(200), as: UTF8.self)
+        // NB: a cut inside a character decodes as U+FFFD at the end; drop it rather than the text.
+        if body.count > 200 {
+            while text.unicodeScalars.last == "\u{FFFD}" { text.unicodeScalars.removeLast() }
+            text += "…"
+        }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        return trimmed.isEmpty ? nil : trimmed.escapingControlCharacters
     }
 }

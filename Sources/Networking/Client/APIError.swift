@@ -1,3 +1,4 @@
+import ContentLoadingSupport
 import Foundation
 
 /// Why loading or decoding a URL failed; every message names the URL and what failed there.
@@ -13,8 +14,15 @@ public enum APIError: Error, Sendable, Hashable {
     case httpStatus(url: URL, status: Int, body: String?)
     /// The response had no body.
     case emptyBody(url: URL)
-    /// The server sent no data within the timeout.
+    /// The server sent no data within the idle timeout.
     case timedOut(url: URL, after: Duration)
+    /// The whole load took longer than its deadline (see ``TransportLimits/deadline``).
+    case deadlineExceeded(url: URL, after: Duration)
+    /// The body, after decompression, is larger than the limit (see
+    /// ``TransportLimits/maximumBodySize``); the load stopped at the limit.
+    case bodyTooLarge(url: URL, limit: Int)
+    /// The server redirected to a URL the transport does not follow (only http(s) is).
+    case redirectRefused(from: URL, to: URL)
     /// The connection failed (refused, lost, truncated, no network…).
     case transport(url: URL, reason: String)
     /// No file exists at the URL's path.
@@ -32,7 +40,8 @@ public enum APIError: Error, Sendable, Hashable {
     /// The URL the failure is about.
     public var url: URL {
         switch self {
-        case .httpStatus(let url, _, _), .emptyBody(let url), .timedOut(let url, _), .transport(let url, _),
+        case .httpStatus(let url, _, _), .emptyBody(let url), .timedOut(let url, _), .deadlineExceeded(let url, _),
+            .bodyTooLarge(let url, _), .redirectRefused(let url, _), .transport(let url, _),
             .fileNotFound(let url, _), .fileUnreadable(let url, _, _), .unsupportedScheme(let url),
             .malformedJSON(let url, _), .decoding(let url, _, _, _):
             url
@@ -42,29 +51,58 @@ public enum APIError: Error, Sendable, Hashable {
 
 extension APIError: LocalizedError, CustomStringConvertible {
     /// A one-line message naming what failed and where.
-    public var description: String {
+    ///
+    /// URLs are shown without user-info and with secret-looking query values masked
+    /// (``Foundation/URL/redactedForDisplay``); control characters from the outside (a
+    /// server's body, a JSON key) are escaped, so the message stays one line and cannot drive
+    /// a terminal.
+    public var description: String { message.escapingControlCharacters }
+
+    private var message: String {
         switch self {
         case .httpStatus(let url, let status, let body):
-            "HTTP \(status) from \(url.absoluteString)" + (body.flatMap { $0.isEmpty ? nil : ": \($0)" } ?? "")
+            "HTTP \(status) from \(url.redactedForDisplay)" + (body.flatMap { $0.isEmpty ? nil : ": \($0)" } ?? "")
         case .emptyBody(let url):
-            "empty response body from \(url.absoluteString)"
+            "empty response body from \(url.redactedForDisplay)"
         case .timedOut(let url, let after):
-            "timed out after \(after.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))) waiting for \(url.absoluteString)"
+            "timed out after \(after.spoken) without data from \(url.redactedForDisplay)"
+        case .deadlineExceeded(let url, let after):
+            "\(url.redactedForDisplay) took longer than the deadline of \(after.spoken)"
+        case .bodyTooLarge(let url, let limit):
+            "the body from \(url.redactedForDisplay) is larger than the limit of \(limit.spokenBytes)"
+        case .redirectRefused(let from, let to):
+            "\(from.redactedForDisplay) redirected to \(to.redactedForDisplay), which is not http(s); not followed"
         case .transport(let url, let reason):
-            "could not load \(url.absoluteString): \(reason)"
+            "could not load \(url.redactedForDisplay): \(reason)"
         case .fileNotFound(_, let path):
             "no file at \(path)"
         case .fileUnreadable(_, let path, let reason):
             "cannot read \(path): \(reason)"
         case .unsupportedScheme(let url):
-            "unsupported URL scheme '\(url.scheme ?? "")' in \(url.absoluteString) (use file://, http:// or https://)"
+            "unsupported URL scheme '\(url.scheme ?? "")' in \(url.redactedForDisplay) (use file://, http:// or https://)"
         case .malformedJSON(let url, let reason):
-            "malformed JSON at \(url.absoluteString): \(reason)"
+            "malformed JSON at \(url.redactedForDisplay): \(reason)"
         case .decoding(let url, let path, let expected, let reason):
-            "unexpected JSON at \(url.absoluteString): expected \(expected) at \(path): \(reason)"
+            "unexpected JSON at \(url.redactedForDisplay): expected \(expected) at \(path): \(reason)"
         }
     }
 
     /// The same as ``description``.
     public var errorDescription: String? { description }
+}
+
+extension Duration {
+    /// "500ms", "3s", "2.5s".
+    fileprivate var spoken: String {
+        formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))
+    }
+}
+
+extension Int {
+    /// "32 MiB", "1,500 bytes".
+    fileprivate var spokenBytes: String {
+        if self >= 1 << 20, self % (1 << 20) == 0 { return "\(self >> 20) MiB" }
+        if self >= 1 << 10, self % (1 << 10) == 0 { return "\(self >> 10) KiB" }
+        return "\(self) bytes"
+    }
 }

@@ -1,22 +1,44 @@
 import Foundation
 
-/// Reads local files for ``Transport/fileSystem``.
+/// Reads local files for ``Transport/fileSystem(maximumBodySize:)``.
 enum FileReader {
-    /// Reads the file at `url`, off the caller's actor.
-    static func read(_ url: URL) async throws -> TransportResponse {
+    /// Reads the regular file at `url`, of at most `maximumSize` bytes, off the caller's actor.
+    static func read(_ url: URL, maximumSize: Int) async throws -> TransportResponse {
         try Task.checkCancellation()
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw APIError.fileNotFound(url: url, path: path)
-        }
-        guard !isDirectory.boolValue else {
-            throw APIError.fileUnreadable(url: url, path: path, reason: "it is a directory")
-        }
+        let attributes: [FileAttributeKey: Any]
         do {
-            return TransportResponse(url: url, body: try Data(contentsOf: url))
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw APIError.fileNotFound(url: url, path: path)
+            }
+            throw APIError.fileUnreadable(url: url, path: path, reason: error.localizedDescription)
+        }
+        let type = attributes[.type] as? FileAttributeType
+        guard type == .typeRegular else {
+            let kind =
+                type == .typeDirectory ? "a directory" : "not a regular file (\(type?.rawValue ?? "unknown type"))"
+            throw APIError.fileUnreadable(url: url, path: path, reason: "it is \(kind)")
+        }
+        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maximumSize {
+            throw APIError.bodyTooLarge(url: url, limit: maximumSize)
+        }
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url)
         } catch {
             throw APIError.fileUnreadable(url: url, path: path, reason: error.localizedDescription)
         }
+        defer { try? handle.close() }
+        // NB: read at most one byte past the limit, in case the file grew since it was measured.
+        let body: Data
+        do {
+            body = try handle.read(upToCount: maximumSize + 1) ?? Data()
+        } catch {
+            throw APIError.fileUnreadable(url: url, path: path, reason: error.localizedDescription)
+        }
+        guard body.count <= maximumSize else { throw APIError.bodyTooLarge(url: url, limit: maximumSize) }
+        return TransportResponse(url: url, body: body)
     }
 }

@@ -9,9 +9,9 @@ import Foundation
 /// A transport is a `Sendable` struct of one closure, so an app can plug in its own networking
 /// library and a test can serve canned data from memory. The named variants:
 ///
-/// - ``standard(timeout:session:)``: `file://` from the file system, `http(s)://` through `URLSession`.
-/// - ``fileSystem``: `file://` URLs only.
-/// - ``urlSession(_:timeout:)``: `http(s)://` URLs only.
+/// - ``standard(limits:configuration:)``: `file://` from the file system, `http(s)://` through `URLSession`.
+/// - ``fileSystem(maximumBodySize:)``: `file://` URLs only.
+/// - ``urlSession(limits:configuration:)``: `http(s)://` URLs only.
 /// - ``inMemory(_:)``: canned responses keyed by URL.
 ///
 /// ```swift
@@ -19,8 +19,8 @@ import Foundation
 /// ```
 ///
 /// A transport throws ``APIError`` for what it can name (a missing file, a timeout, a failed
-/// connection) and `CancellationError` when its task is cancelled. It does not judge status
-/// codes or bodies; ``APIClient`` does.
+/// connection, a body over the limit) and `CancellationError` when its task is cancelled. It
+/// does not judge status codes or bodies; ``APIClient`` does.
 public struct Transport: Sendable {
     /// Loads `url`.
     public var load: @Sendable (_ url: URL) async throws -> TransportResponse
@@ -30,31 +30,55 @@ public struct Transport: Sendable {
         self.load = load
     }
 
-    /// Reads `file://` URLs from the file system, off the caller's actor.
-    public static let fileSystem = Transport { url in
-        guard url.isFileURL else { throw APIError.unsupportedScheme(url: url) }
-        return try await FileReader.read(url)
+    /// Reads `file://` URLs from the file system, off the caller's actor, refusing a file
+    /// larger than the default ``TransportLimits/maximumBodySize``.
+    public static let fileSystem = fileSystem(maximumBodySize: TransportLimits().maximumBodySize)
+
+    /// Reads `file://` URLs from the file system, off the caller's actor, refusing anything
+    /// but a regular file of at most `maximumBodySize` bytes.
+    public static func fileSystem(maximumBodySize: Int) -> Transport {
+        Transport { url in
+            guard url.isFileURL else { throw APIError.unsupportedScheme(url: url) }
+            return try await FileReader.read(url, maximumSize: maximumBodySize)
+        }
     }
 
-    /// Loads `http(s)://` URLs through `session`, failing after `timeout` without data.
-    /// Cancelling the calling task cancels the request.
-    public static func urlSession(_ session: URLSession = .shared, timeout: Duration = .seconds(30)) -> Transport {
-        Transport { url in
+    /// Loads `http(s)://` URLs through `URLSession`, within `limits`. Cancelling the calling
+    /// task cancels the request.
+    ///
+    /// - Parameters:
+    ///   - limits: The idle timeout, the whole-request deadline and the body size limit.
+    ///   - configuration: The session's configuration; `nil` (the default) shares one
+    ///     ephemeral session between every transport made without one.
+    public static func urlSession(
+        limits: TransportLimits = TransportLimits(), configuration: URLSessionConfiguration? = nil
+    ) -> Transport {
+        let session = configuration.map(HTTPSession.init) ?? HTTPSession.shared
+        return Transport { url in
             guard ["http", "https"].contains(url.scheme?.lowercased()) else {
                 throw APIError.unsupportedScheme(url: url)
             }
-            return try await HTTPFetcher(session: session, timeout: timeout).fetch(url)
+            return try await session.fetch(url, limits: limits)
         }
     }
 
-    /// `file://` URLs from the file system and `http(s)://` URLs through `URLSession`.
+    /// `file://` URLs from the file system and `http(s)://` URLs through `URLSession`, within
+    /// `limits`.
     ///
     /// NB: on Linux `URLSession` rejects file URLs ("unsupported URL"), so files never reach it.
-    public static func standard(timeout: Duration = .seconds(30), session: URLSession = .shared) -> Transport {
-        let http = urlSession(session, timeout: timeout)
+    public static func standard(
+        limits: TransportLimits = TransportLimits(), configuration: URLSessionConfiguration? = nil
+    ) -> Transport {
+        let http = urlSession(limits: limits, configuration: configuration)
+        let files = fileSystem(maximumBodySize: limits.maximumBodySize)
         return Transport { url in
-            try await (url.isFileURL ? fileSystem : http).load(url)
+            try await (url.isFileURL ? files : http).load(url)
         }
+    }
+
+    /// ``standard(limits:configuration:)`` with the default limits but for the idle timeout.
+    public static func standard(timeout: Duration) -> Transport {
+        standard(limits: TransportLimits(idleTimeout: timeout))
     }
 
     /// Serves `responses` from memory; any other URL fails like a missing resource (HTTP 404).

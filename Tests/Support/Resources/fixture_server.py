@@ -11,7 +11,16 @@ Routes:
   /truncated         announces 1000 bytes, sends 20, closes the connection
   /empty             200 with an empty body
   /requests          how many requests were served before this one (as JSON)
+  /trickle/<n>/<ms>  200 announcing n bytes of "[   …]", sent one byte every <ms> milliseconds
+  /silence           200 headers, then no body bytes for a minute
+  /gzip-bomb/<mib>   200, Content-Encoding gzip: a small body that inflates to <mib> MiB
+  /redirect?to=<url> 302 to <url>
+  /redirect-loop     302 to itself, forever
+  /hostile           500 with a body that holds a newline, a forged line and escape codes
+  /long-utf8/<n>     500 with a body of n "é" characters (2 bytes each)
 """
+import gzip
+import urllib.parse
 import argparse
 import http.server
 import os
@@ -50,6 +59,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     return self.send_body(404, b'{"error": "no such fixture"}')
                 with open(path, "rb") as f:
                     return self.send_body(200, f.read())
+            if route == "status" and rest == "204":
+                self.send_response(204)
+                self.end_headers()
+                return
             if route == "status":
                 code = int(rest)
                 return self.send_body(code, ('{"error": "status %d"}' % code).encode())
@@ -65,6 +78,52 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.flush()
                 self.close_connection = True
                 return
+            if route == "trickle":
+                count, interval = (int(x) for x in rest.split("/"))
+                body = b"[" + b" " * (count - 2) + b"]"
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(count))
+                self.end_headers()
+                for i in range(count):
+                    self.wfile.write(body[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(interval / 1000.0)
+                return
+            if route == "silence":
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", "100")
+                self.end_headers()
+                self.wfile.flush()
+                time.sleep(60)
+                return
+            if route == "gzip-bomb":
+                body = gzip_bomb(int(rest))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            if route == "redirect":
+                query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+                self.send_response(302)
+                self.send_header("Location", query["to"][0])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            if route == "redirect-loop":
+                self.send_response(302)
+                self.send_header("Location", "/redirect-loop")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            if route == "hostile":
+                return self.send_body(500, b"oops\nseller-contacts: forged line\x1b[31m red \x1b]0;title\x07", "text/plain")
+            if route == "long-utf8":
+                return self.send_body(500, "é".encode() * int(rest), "text/plain; charset=utf-8")
             if route == "empty":
                 return self.send_body(200, b"")
             if route == "requests":
@@ -72,6 +131,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send_body(404, b'{"error": "no such route"}')
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+
+bombs = {}
+
+
+def gzip_bomb(mib):
+    """A gzip body of <mib> MiB of spaces (about 1 KiB on the wire per MiB), made once."""
+    with lock:
+        if mib not in bombs:
+            bombs[mib] = gzip.compress(b" " * (mib << 20), compresslevel=9)
+        return bombs[mib]
 
 
 def main():

@@ -1,0 +1,127 @@
+import ContentLoadingSupport
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One http(s) load in flight: collects the body within its limits, follows the redirects it
+/// allows, and resumes its caller once with the response or an ``APIError``.
+///
+/// The session's events and the caller's continuation may come in either order (a task
+/// cancelled at once can complete before the caller waits), so the result waits for whichever
+/// comes second.
+final class HTTPExchange: Sendable {
+    private struct State {
+        var url: URL
+        var statusCode: Int?
+        var body = Data()
+        var failure: APIError?
+        var result: Result<TransportResponse, any Error>?
+        var continuation: CheckedContinuation<TransportResponse, any Error>?
+    }
+
+    private let requestedURL: URL
+    private let limits: TransportLimits
+    private let state: Locked<State>
+
+    init(url: URL, limits: TransportLimits) {
+        requestedURL = url
+        self.limits = limits
+        state = Locked(State(url: url))
+    }
+
+    /// Resumes `continuation` with the result, now or when it arrives.
+    func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
+        let result: Result<TransportResponse, any Error>? = state.withLock { state in
+            if state.result == nil { state.continuation = continuation }
+            return state.result
+        }
+        if let result { continuation.resume(with: result) }
+    }
+
+    /// The response head: whether to go on receiving its body.
+    func receive(_ response: URLResponse) -> Bool {
+        state.withLock { state in
+            state.statusCode = (response as? HTTPURLResponse)?.statusCode
+            guard response.expectedContentLength <= Int64(limits.maximumBodySize) else {
+                state.failure = .bodyTooLarge(url: state.url, limit: limits.maximumBodySize)
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Bytes of the body, already decompressed: whether to go on (`false` past the limit).
+    func receive(_ data: Data) -> Bool {
+        state.withLock { state in
+            guard state.body.count + data.count <= limits.maximumBodySize else {
+                state.failure = .bodyTooLarge(url: state.url, limit: limits.maximumBodySize)
+                return false
+            }
+            state.body.append(data)
+            return true
+        }
+    }
+
+    /// Whether to follow a redirect to `target`: only to http(s).
+    func redirect(to target: URL) -> Bool {
+        state.withLock { state in
+            guard ["http", "https"].contains(target.scheme?.lowercased()) else {
+                state.failure = .redirectRefused(from: state.url, to: target)
+                return false
+            }
+            state.url = target
+            return true
+        }
+    }
+
+    /// The session finished the task, with `error` when it failed.
+    func complete(error: (any Error)?) {
+        let (continuation, result) = state.withLock { state in
+            let result = outcome(of: state, error: error)
+            state.result = result
+            defer { state.continuation = nil }
+            return (state.continuation, result)
+        }
+        continuation?.resume(with: result)
+    }
+
+    private func outcome(of state: State, error: (any Error)?) -> Result<TransportResponse, any Error> {
+        if let failure = state.failure { return .failure(failure) }
+        guard let error else {
+            return .success(TransportResponse(url: state.url, statusCode: state.statusCode, body: state.body))
+        }
+        guard let urlError = error as? URLError else {
+            return .failure(APIError.transport(url: state.url, reason: error.localizedDescription))
+        }
+        switch urlError.code {
+        case .cancelled: return .failure(CancellationError())
+        case .timedOut: return .failure(APIError.timedOut(url: state.url, after: limits.idleTimeout))
+        default:
+            var reason = urlError.code.explanation ?? urlError.localizedDescription
+            if state.url != requestedURL { reason += " (redirected from \(requestedURL.redactedForDisplay))" }
+            return .failure(APIError.transport(url: state.url, reason: reason))
+        }
+    }
+}
+
+extension URLError.Code {
+    /// What the failures a JSON client meets mean, in words (Linux's Foundation gives only
+    /// "NSURLErrorDomain error -1005" for some).
+    var explanation: String? {
+        switch self {
+        case .cannotConnectToHost: "could not connect to the server"
+        case .networkConnectionLost: "the connection closed before the whole response arrived"
+        case .httpTooManyRedirects: "too many redirects (a redirect loop?)"
+        case .unsupportedURL, .badURL: "the URL is not one this transport can load"
+        case .cannotFindHost, .dnsLookupFailed: "the server's name could not be resolved"
+        case .badServerResponse, .cannotParseResponse: "the server's response is not valid HTTP"
+        case .cannotDecodeContentData, .cannotDecodeRawData: "the response body could not be decompressed"
+        case .notConnectedToInternet: "there is no network connection"
+        case .secureConnectionFailed: "the TLS connection failed"
+        case .zeroByteResource: "the response was empty"
+        default: nil
+        }
+    }
+}

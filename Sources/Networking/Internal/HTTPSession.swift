@@ -1,0 +1,67 @@
+import ContentLoadingSupport
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A `URLSession` with a delegate of its own, so that every load keeps its ``TransportLimits``
+/// while the bytes arrive: the body limit stops a download at the limit (not after it has
+/// been inflated whole), redirects are checked, and a deadline bounds the whole load.
+final class HTTPSession: Sendable {
+    /// The session every transport made without a configuration shares.
+    static let shared = HTTPSession(configuration: .ephemeral)
+
+    private let session: URLSession
+    private let delegate = SessionDelegate()
+
+    init(configuration: URLSessionConfiguration) {
+        // NB: the session holds its delegate strongly and the delegate holds nothing of the
+        // session, so invalidating the session in `deinit` frees both.
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    /// Loads `url` within `limits`.
+    func fetch(_ url: URL, limits: TransportLimits) async throws -> TransportResponse {
+        try await withThrowingTaskGroup(of: TransportResponse.self) { group in
+            group.addTask { try await self.send(url, limits: limits) }
+            group.addTask {
+                // NB: a deadline, not synchronisation: whichever child ends first decides.
+                try await Task.sleep(for: limits.deadline)
+                throw APIError.deadlineExceeded(url: url, after: limits.deadline)
+            }
+            defer { group.cancelAll() }
+            guard let response = try await group.next() else { throw CancellationError() }
+            return response
+        }
+    }
+
+    private func send(_ url: URL, limits: TransportLimits) async throws -> TransportResponse {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = limits.idleTimeout.seconds
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let task = session.dataTask(with: request)
+        let exchange = HTTPExchange(url: url, limits: limits)
+        // NB: registered before anything can cancel the task, so its completion always finds
+        // the exchange, which keeps the result until the caller waits for it.
+        delegate.register(exchange, for: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                exchange.start(continuation)
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as `TimeInterval`.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,52 @@
+import ContentLoadingSupport
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The delegate of an ``HTTPSession``: routes each task's events to its ``HTTPExchange``.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // NB: @unchecked because NSObject is not Sendable; the only state is behind the lock.
+    private let exchanges = Locked<[Int: HTTPExchange]>([:])
+
+    func register(_ exchange: HTTPExchange, for task: URLSessionTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    }
+
+    private func exchange(_ task: URLSessionTask) -> HTTPExchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let accepted = exchange(dataTask)?.receive(response) ?? false
+        completionHandler(accepted ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard exchange(dataTask)?.receive(data) == true else {
+            dataTask.cancel()
+            return
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        guard let target = request.url, exchange(task)?.redirect(to: target) == true else {
+            completionHandler(nil)
+            task.cancel()
+            return
+        }
+        completionHandler(request)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        exchange?.complete(error: error)
+    }
+}

@@ -1,0 +1,116 @@
+import ContentLoadingNetworking
+import Foundation
+import KitTestSupport
+import Testing
+
+/// Every load is bounded in time and size, and follows only the redirects it should; each
+/// failure names the URL and the limit. Against the fixture server, a real process.
+@Suite(.timeLimit(.minutes(1)))
+struct TransportLimitsTests {
+    let server: LocalHTTPServer
+
+    init() throws {
+        server = try LocalHTTPServer.start()
+    }
+
+    private func client(_ limits: TransportLimits) -> APIClient {
+        APIClient(transport: .standard(limits: limits))
+    }
+
+    @Test func aTrickleThatNeverGoesIdleStopsAtTheDeadline() async throws {
+        // 100 bytes, one every 100 ms: 10 s in all, never idle for the 2 s timeout.
+        let url = server.url("trickle/100/100")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = try await apiError {
+            try await client(TransportLimits(idleTimeout: .seconds(2), deadline: .milliseconds(800)))
+                .data(from: url)
+        }
+        #expect(error == .deadlineExceeded(url: url, after: .milliseconds(800)))
+        #expect(error.description == "\(url.absoluteString) took longer than the deadline of 800ms")
+        // NB: not a speed check (the machine may be busy): the error alone shows the deadline
+        // won; this shows the caller did not also wait for the rest of the trickle.
+        #expect(clock.now - start < .seconds(9), "returned before the trickle would have ended")
+    }
+
+    @Test func headersThenSilenceTimesOutOnIdle() async throws {
+        let url = server.url("silence")
+        let error = try await apiError {
+            try await client(TransportLimits(idleTimeout: .milliseconds(500), deadline: .seconds(30))).data(from: url)
+        }
+        #expect(error == .timedOut(url: url, after: .milliseconds(500)))
+    }
+
+    @Test func aGzipBombStopsAtTheLimitAfterDecompression() async throws {
+        let url = server.url("gzip-bomb/64")  // ~64 KiB on the wire, 64 MiB inflated
+        let error = try await apiError {
+            try await client(TransportLimits(maximumBodySize: 1 << 20)).data(from: url)
+        }
+        #expect(error == .bodyTooLarge(url: url, limit: 1 << 20))
+        #expect(error.description.contains("larger than the limit of 1 MiB"))
+    }
+
+    @Test func aBodyWithinTheLimitIsServedWhole() async throws {
+        let body = try await client(TransportLimits(maximumBodySize: 40)).data(from: server.url("trickle/40/0"))
+        #expect(body.count == 40)
+    }
+
+    @Test func aRedirectToAFileIsRefusedNamingBothURLs() async throws {
+        let target = "file://localhost/etc/passwd"
+        let url = server.url("redirect?to=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        let error = try await apiError { try await APIClient().data(from: url) }
+        #expect(error == .redirectRefused(from: url, to: URL(string: target)!))
+        #expect(error.description.contains("redirected to file://localhost/etc/passwd, which is not http(s)"))
+    }
+
+    @Test func errorsAfterARedirectNameWhereTheResponseCameFrom() async throws {
+        let target = server.url("status/404")
+        let url = server.url(
+            "redirect?to=\(target.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        let error = try await apiError { try await APIClient().data(from: url) }
+        #expect(error.url == target)
+        #expect(error.description.hasPrefix("HTTP 404 from \(target.absoluteString)"))
+    }
+
+    @Test func aRedirectLoopIsATransportErrorThatSaysSo() async throws {
+        let url = server.url("redirect-loop")
+        let error = try await apiError { try await APIClient().data(from: url) }
+        guard case .transport(_, let reason) = error else {
+            Issue.record("expected a transport error, got \(error)")
+            return
+        }
+        #expect(reason.contains("too many redirects"))
+        #expect(error.description.contains(server.url("redirect-loop").absoluteString))
+    }
+
+    @Test func noContentIsAnEmptyBodyError() async throws {
+        let url = server.url("status/204")
+        let error = try await apiError { try await APIClient().data(from: url) }
+        #expect(error == .emptyBody(url: url))
+    }
+
+    @Test func hostileBodyTextStaysOnOneLineWithoutEscapeCodes() async throws {
+        let url = server.url("hostile")
+        let error = try await apiError { try await APIClient().data(from: url) }
+        let message = error.description
+        #expect(!message.contains("\n"))
+        #expect(!message.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        #expect(message.contains(#"oops\nseller-contacts: forged line\u{1B}[31m"#))
+    }
+
+    @Test func aSnippetIsCutAtACharacterBoundary() async throws {
+        let url = server.url("long-utf8/150")  // 300 bytes: byte 200 is inside no character, 201 is
+        let error = try await apiError { try await APIClient().data(from: url) }
+        guard case .httpStatus(_, 500, let body?) = error else {
+            Issue.record("expected HTTP 500 with a body, got \(error)")
+            return
+        }
+        #expect(body == String(repeating: "é", count: 100) + "…")
+        let odd = try await apiError { try await APIClient().data(from: server.url("long-utf8/101")) }
+        guard case .httpStatus(_, 500, let oddBody?) = odd else {
+            Issue.record("expected HTTP 500 with a body, got \(odd)")
+            return
+        }
+        #expect(oddBody == String(repeating: "é", count: 100) + "…", "the half character at byte 200 is dropped")
+    }
+}

@@ -1,0 +1,41 @@
+import SellerContactsCommand
+import Testing
+
+/// Every numeric option is checked: a bad value is a usage error naming it, never a crash
+/// and never a silent change.
+@Suite struct OptionsTests {
+    @Test(
+        arguments: ["--timeout", "--deadline"],
+        ["1e300", "inf", "-inf", "nan", "1e16", "86401", "-1", "0", "0.0001", "x", ""])
+    func outOfRangeSecondsAreAUsageError(option: String, value: String) {
+        #expect(throws: UsageError.self, "\(option) \(value)") { try Options.parse([option, value]) }
+    }
+
+    @Test func theErrorSaysWhatIsWrong() throws {
+        let tiny = #expect(throws: UsageError.self) { try Options.parse(["--timeout", "0.0001"]) }
+        #expect(tiny?.message.contains("below the 1 ms resolution") == true)
+        let huge = #expect(throws: UsageError.self) { try Options.parse(["--deadline", "1e300"]) }
+        #expect(huge?.message.contains("more than a day") == true)
+        let notANumber = #expect(throws: UsageError.self) { try Options.parse(["--timeout", "nan"]) }
+        #expect(notANumber?.message == "--timeout needs a number of seconds from 0.001 to 86400, got 'nan'")
+    }
+
+    @Test(arguments: [("0.001", Duration.milliseconds(1)), ("2.5", .milliseconds(2_500)), ("86400", .seconds(86_400))])
+    func secondsInRangeAreKeptToTheMillisecond(value: String, duration: Duration) throws {
+        #expect(try Options.parse(["--timeout", value]).timeout == duration)
+        #expect(try Options.parse(["--deadline", value]).deadline == duration)
+    }
+}
+
+/// The command as a process sees it: a bad number exits 64 with a usage line, no crash.
+@MainActor
+@Suite struct NumericOptionCommandTests {
+    @Test(arguments: ["1e300", "inf", "1e16", "0.0001"])
+    func aBadTimeoutExits64(value: String) async {
+        let result = await runCommand {
+            await SellerContactsCommand.main(arguments: ["--timeout", value], console: $0)
+        }
+        #expect(result.status == 64)
+        #expect(result.errors.hasPrefix("seller-contacts: --timeout"))
+    }
+}
