@@ -42,7 +42,9 @@ struct SQLiteStoreTests {
     }
 
     @Test func fileDatabaseUsesWAL() throws {
-        let database = try SQLiteDatabase(.file(path: try temporaryDatabasePath()))
+        let path = try temporaryDatabasePath()
+        _ = try SQLiteStore<Note>(.file(path: path))
+        let database = try SQLiteDatabase(.file(path: path))
         let statement = try database.prepare("PRAGMA journal_mode")
         #expect(try statement.step())
         #expect(statement.text(at: 0) == "wal")
@@ -82,7 +84,10 @@ struct SQLiteStoreTests {
         } catch let error as SQLiteError {
             #expect(error.operation == "migrate to version 2")
         }
-        #expect(try database.schemaVersion() == 1)
+        #expect(try database.schemaVersion() == 0, "a failed migration changes nothing")
+        let tables = try database.prepare("SELECT count(*) FROM sqlite_master")
+        #expect(try tables.step())
+        #expect(tables.int(at: 0) == 0, "version 1's table was rolled back with version 2")
     }
 
     @Test func corruptFileIsAClearErrorNamingThePathAndIsLeftAlone() throws {

@@ -85,6 +85,11 @@ public final class ChildProcess: @unchecked Sendable {
         return String(decoding: buffered, as: UTF8.self)
     }
 
+    /// Everything the child wrote to standard error (call after the child exited).
+    public func remainingErrors() -> String {
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
     /// Kills the child with SIGKILL (no chance to clean up) and waits for it to exit.
     public func kill() {
         guard process.isRunning else { return }

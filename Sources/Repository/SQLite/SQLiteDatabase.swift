@@ -4,8 +4,11 @@
     import CSQLite
 #endif
 
-/// One SQLite connection: opening (file in WAL mode, or in memory), migrations by version,
-/// transactions and prepared statements.
+/// One SQLite connection: opening (a file, or in memory), migrations by version, transactions
+/// and prepared statements.
+///
+/// Opening changes nothing in the file: ``SQLiteStore`` checks that the kit owns a database,
+/// migrates it and switches it to WAL (see ``prepareForStore(migrations:)``).
 ///
 /// Not thread-safe by itself: ``SQLiteStore`` owns one inside an actor, so every call runs
 /// off the main actor, one at a time.
@@ -22,7 +25,11 @@ public final class SQLiteDatabase {
     public let path: String
     let handle: OpaquePointer
 
-    /// Opens (creating when missing) the database at `location` and checks that it is one.
+    /// How long a statement waits for another connection's lock before it fails.
+    public static let busyTimeout: Duration = .seconds(5)
+
+    /// Opens (creating when missing) the database at `location` and checks that it is one,
+    /// without writing to it.
     ///
     /// - Throws: ``SQLiteError`` naming the path when the file cannot be opened or is not a
     ///   database.
@@ -42,10 +49,11 @@ public final class SQLiteDatabase {
             throw SQLiteError(operation: "open", path: path, code: code, message: message)
         }
         self.handle = handle
-        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_busy_timeout(handle, Int32(Self.busyTimeout.components.seconds * 1_000))
         do {
-            // NB: the first statement reads the header, so a file that is not a database fails here.
-            if case .file = location { try execute("PRAGMA journal_mode = WAL", operation: "open") }
+            // NB: reading the schema reads the header, so a file that is not a database fails
+            // here, and it takes no write lock (another process may hold one).
+            try execute("SELECT count(*) FROM sqlite_master", operation: "open")
             try execute("PRAGMA synchronous = NORMAL", operation: "open")
             try execute("PRAGMA foreign_keys = ON", operation: "open")
         } catch {
@@ -92,29 +100,44 @@ public final class SQLiteDatabase {
 
     /// The schema version (`PRAGMA user_version`).
     public func schemaVersion() throws -> Int {
-        let statement = try prepare("PRAGMA user_version", operation: "read the schema version of")
-        guard try statement.step() else { return 0 }
-        return statement.int(at: 0)
+        try integerPragma("user_version", operation: "read the schema version of")
     }
 
     /// Brings the schema to the last version of `migrations`: migration `n` (0-based) takes the
-    /// schema from version `n` to `n + 1`. Each runs in its own transaction with its version.
+    /// schema from version `n` to `n + 1`.
     ///
-    /// - Throws: ``SQLiteError`` when a migration fails (that migration is rolled back), or when
-    ///   the database is newer than this code knows.
-    public func migrate(_ migrations: [String]) throws {
-        let current = try schemaVersion()
-        guard current <= migrations.count else {
-            throw SQLiteError(
-                operation: "migrate", path: path, code: SQLITE_ERROR,
-                message: "schema version \(current) is newer than this code knows (\(migrations.count))")
-        }
-        for version in current..<migrations.count {
-            try transaction(operation: "migrate to version \(version + 1)") {
-                try execute(migrations[version], operation: "migrate to version \(version + 1)")
-                try execute("PRAGMA user_version = \(version + 1)", operation: "migrate to version \(version + 1)")
+    /// All the pending migrations run in one transaction that reads the version again inside
+    /// it, so two processes migrating at once apply each migration once, and a failed
+    /// migration leaves the database as it was. A database already at the last version is
+    /// only read.
+    ///
+    /// - Parameter inTransaction: Runs inside the migration transaction before the migrations,
+    ///   with the version found there (the store checks there that the kit owns the file).
+    /// - Throws: ``SQLiteError`` when a migration fails (nothing changes), or when the database
+    ///   is newer than this code knows.
+    public func migrate(_ migrations: [String], inTransaction check: (Int) throws -> Void = { _ in }) throws {
+        guard try schemaVersion() != migrations.count else { return }
+        try transaction(operation: "migrate") {
+            let current = try schemaVersion()
+            guard current <= migrations.count else {
+                throw SQLiteError(
+                    operation: "migrate", path: path, code: SQLITE_ERROR,
+                    message: "schema version \(current) is newer than this code knows (\(migrations.count))")
+            }
+            try check(current)
+            for version in current..<migrations.count {
+                let operation = "migrate to version \(version + 1)"
+                try execute(migrations[version], operation: operation)
+                try execute("PRAGMA user_version = \(version + 1)", operation: operation)
             }
         }
+    }
+
+    /// The value of an integer pragma such as `user_version`.
+    func integerPragma(_ name: String, operation: String) throws -> Int {
+        let statement = try prepare("PRAGMA \(name)", operation: operation)
+        guard try statement.step() else { return 0 }
+        return statement.int(at: 0)
     }
 
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }

@@ -24,11 +24,14 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
 
     /// Opens the database at `location`, creating or migrating the schema.
     ///
+    /// A database the kit did not create is refused before anything in it changes, and a
+    /// failed migration changes nothing (see ``SQLiteDatabase/prepareForStore(migrations:)``).
+    ///
     /// - Throws: ``SQLiteError`` naming the path when the database cannot be opened, is not a
-    ///   database, or cannot be migrated.
+    ///   database, is not the kit's, or cannot be migrated.
     public init(_ location: SQLiteDatabase.Location) throws {
         database = try SQLiteDatabase(location)
-        try database.migrate([Self.metadataMigration] + Record.migrations)
+        try database.prepareForStore(migrations: [Self.metadataMigration] + Record.migrations)
     }
 
     /// Sets the write-progress hook (see `writeProgress`); for crash tests.

@@ -1,0 +1,60 @@
+import ContentLoadingRepository
+import Foundation
+import KitTestSupport
+import SellerContacts
+import Testing
+
+/// Several processes on one database file: creating it at once, and reading while another
+/// holds the write lock.
+@Suite(.timeLimit(.minutes(2)))
+struct DatabaseProcessesTests {
+    let writer = ChildProcess.productsDirectory.appendingPathComponent("sqlite-crash-writer")
+
+    @Test func processesCreatingOneDatabaseAtOnceAllSucceed() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: writer.path), "the writer was built at \(writer.path)")
+        for round in 0..<4 {
+            let path = try makeTemporaryDirectory().appendingPathComponent("contacts.sqlite").path
+            // NB: a STOP_AT past the row count: each writes 50 rows, commits and exits.
+            let children = try (0..<6).map { _ in try ChildProcess(writer, arguments: [path, "50", "1000000"]) }
+            for (index, child) in children.enumerated() {
+                let status = await child.exitStatus(within: .seconds(30))
+                #expect(status == 0, "round \(round), process \(index): \(child.remainingErrors())")
+            }
+            let store = try SQLiteStore<SellerContacts>(.file(path: path))
+            #expect(try await store.fetchAll().count == 50)
+        }
+    }
+
+    @Test func aReaderOpensAndReadsWhileAnotherProcessHoldsTheWriteLock() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("contacts.sqlite").path
+        let stored = (1...3).map { SellerContacts(address: "Street \($0)", order: $0, phone: nil) }
+        try await SQLiteStore<SellerContacts>(.file(path: path)).replaceAll(with: stored, syncedAt: nil)
+        let child = try ChildProcess(writer, arguments: [path, "5000", "1000"])
+        defer { child.kill() }
+        #expect(try child.readLine().hasPrefix("writing"), "the writer holds its transaction open")
+        let reader = try SQLiteStore<SellerContacts>(.file(path: path))
+        #expect(try await reader.fetchAll() == stored)
+    }
+
+    /// Another process (python's sqlite3) holds the write lock of a database in rollback-journal
+    /// mode; the rows stay readable, and opening the store must not need that lock.
+    @Test func openingNeedsNoWriteLockEvenBeforeTheSwitchToWAL() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("contacts.sqlite").path
+        let stored = (1...3).map { SellerContacts(address: "Street \($0)", order: $0, phone: nil) }
+        try await SQLiteStore<SellerContacts>(.file(path: path)).replaceAll(with: stored, syncedAt: nil)
+        try SQLiteDatabase(.file(path: path)).execute("PRAGMA journal_mode = DELETE")
+        let script = """
+            import sqlite3, sys
+            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute("DELETE FROM seller_contacts")
+            print("locked", flush=True)
+            sys.stdin.read()
+            """
+        let holder = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", script, path])
+        defer { holder.stop() }
+        #expect(try holder.readLine() == "locked")
+        let reader = try SQLiteStore<SellerContacts>(.file(path: path))
+        #expect(try await reader.fetchAll() == stored)
+    }
+}
