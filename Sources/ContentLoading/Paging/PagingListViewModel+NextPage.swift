@@ -60,8 +60,8 @@ extension PagingListViewModel {
         setActivity(.loading(origin))
         let task = Task { [weak self] in
             do {
-                guard let page = try await self?.loadPage(input, cursor: cursor) else { return }
-                self?.append(page, to: origin)
+                guard let page = try await self?.loadPage(input, cursor: cursor), let self else { return }
+                self.append(try self.checked(page), to: origin)
             } catch {
                 self?.nextPageFailed(error, in: origin)
             }

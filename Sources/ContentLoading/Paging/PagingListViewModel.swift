@@ -57,7 +57,8 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     ///   - prefetchDistance: How close to the end the next page starts loading. Defaults to 5.
     ///   - pageWindow: Keep at most this many pages, dropping the oldest (for endless feeds).
     ///   - deduplicatingBy: A key (such as `{ $0.id }`) under which an item already in the list
-    ///     is skipped when pages overlap; `nil` keeps every item.
+    ///     is skipped when pages overlap; `nil` keeps every item. Within one page a repeated
+    ///     key fails that page with ``DuplicateIDError`` (the kit's rule for duplicate ids).
     public init(
         refreshPolicy: RefreshPolicy = .latestWins,
         lifetimeTrigger: LifetimeTrigger? = nil,
@@ -89,7 +90,7 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
 
     /// Loads the first page. Paging models override ``loadPage(_:cursor:)`` instead.
     public final override nonisolated func load(_ input: Input) async throws -> PagedList<Element, Cursor> {
-        let page = try await loadPage(input, cursor: nil)
+        let page = try checked(await loadPage(input, cursor: nil))
         return PagedList(first: page, origin: PagingOrigin(input: input), key: deduplicationKey)
     }
 
@@ -102,6 +103,13 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         // NB: a refresh starts a new list; a next page of the old one must not land in it.
         if newState.isLoading && !oldState.isLoading { cancelNextPage() }
         publishNextPageState()
+    }
+
+    /// `page`, when it holds each key once (with `deduplicatingBy:`), by the kit's rule for
+    /// duplicate ids: a page that repeats a key fails with ``DuplicateIDError``.
+    nonisolated func checked(_ page: Page<Element, Cursor>) throws -> Page<Element, Cursor> {
+        if let deduplicationKey { try DuplicateIDError.check(page.items) { deduplicationKey.value(of: $0).base } }
+        return page
     }
 
     /// The items of every page loaded so far (an empty list before the first page).

@@ -142,6 +142,29 @@ struct PagingListViewModelTests {
         #expect(model.items.map(\.id) == Array(0..<45))
     }
 
+    @Test func aPageThatRepeatsAnIDWithinItselfFailsByTheDuplicateIDRule() async throws {
+        let model = ControlledPager(loader: loader, deduplicate: true)
+        let pageStates = StreamRecorder(model.nextPageStateUpdates)
+        try await loadFirstPage(model)
+        model.loadNextPage()
+        let repeated = Page(items: makeItems(25..<30) + [Item(id: 27)], nextCursor: 31)
+        loader.complete(try await loader.call(1), returning: repeated)
+        let states = await pageStates.values(count: 3)
+        guard case .failed(let error) = states.last else {
+            Issue.record("expected the page to fail, got \(states)")
+            return
+        }
+        #expect(error as? DuplicateIDError == DuplicateIDError(id: "27", firstPosition: 2, duplicatePosition: 5))
+        #expect(model.items.map(\.id) == Array(0..<25), "the pages before it stay")
+
+        let first = ControlledPager(loader: ControlledLoader(), deduplicate: true)
+        let handle = first.refresh("q")
+        first.loader.complete(
+            try await first.loader.call(0), returning: Page(items: makeItems(0..<2) + makeItems(0..<1), nextCursor: nil)
+        )
+        #expect(await handle.settled().error is DuplicateIDError)
+    }
+
     @Test func itemsAreReplacedAndRemovedByIDWithoutReloading() async throws {
         let model = ControlledPager(loader: loader)
         try await loadFirstPage(model)
