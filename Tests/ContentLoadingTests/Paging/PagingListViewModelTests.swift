@@ -116,7 +116,12 @@ struct PagingListViewModelTests {
         #expect(model.nextPageState == .idle)
         model.loadMoreIfNeeded(currentItem: Item(id: 19))
         #expect(model.nextPageState == .loading)
-        #expect(try await loader.call(1).input.cursor == 25)
+        let call = try await loader.call(1)
+        #expect(call.input.cursor == 25)
+        // NB: the test finishes the load it started (a suspended load would outlive the test).
+        let pageStates = StreamRecorder(model.nextPageStateUpdates)
+        loader.complete(call, returning: page(25..<30, next: nil))
+        #expect(await pageStates.values(count: 2).last == .endReached)
     }
 
     @Test func pageWindowDropsTheOldestPages() async throws {
