@@ -80,7 +80,7 @@ let package = Package(
             dependencies: [
                 "SellerContacts", "SellerContactsCommand", "PagingDemoCommand", "ExampleSupport",
                 "ContentLoadingTesting",
-                "KitTestSupport", "ContentLoadingRepository", "sqlite-crash-writer",
+                "KitTestSupport", "ContentLoadingRepository", "sqlite-crash-writer", "seller-contacts",
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -12,12 +12,15 @@ public final class ChildProcess: @unchecked Sendable {
     private var buffered = Data()
 
     /// Starts `executable` with `arguments`.
-    public init(_ executable: URL, arguments: [String]) throws {
+    ///
+    /// - Parameter discardingOutput: Sends its standard output to `/dev/null`, for a child that
+    ///   writes more than a pipe holds while nobody reads it (it would block).
+    public init(_ executable: URL, arguments: [String], discardingOutput: Bool = false) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.standardInput = input
-        process.standardOutput = output
+        process.standardOutput = discardingOutput ? FileHandle.nullDevice : output
         process.standardError = errors
         do { try process.run() } catch {
             throw ChildProcessError(reason: "cannot run \(executable.path): \(error)")
@@ -25,6 +28,9 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// Whether the child is still running.
+    public var isRunning: Bool { process.isRunning }
 
     /// The process id.
     public var pid: Int32 { process.processIdentifier }

@@ -18,6 +18,7 @@ Routes:
   /redirect-loop     302 to itself, forever
   /hostile           500 with a body that holds a newline, a forged line and escape codes
   /long-utf8/<n>     500 with a body of n "é" characters (2 bytes each)
+  /short-length      200 announcing 5 bytes of a longer JSON body
 """
 import gzip
 import urllib.parse
@@ -122,6 +123,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return
             if route == "hostile":
                 return self.send_body(500, b"oops\nseller-contacts: forged line\x1b[31m red \x1b]0;title\x07", "text/plain")
+            if route == "short-length":
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", "5")
+                self.end_headers()
+                self.wfile.write(b'[{"order": 1}]')
+                self.close_connection = True
+                return
             if route == "long-utf8":
                 return self.send_body(500, "é".encode() * int(rest), "text/plain; charset=utf-8")
             if route == "empty":
