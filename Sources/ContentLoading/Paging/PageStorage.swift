@@ -35,13 +35,15 @@ final class PageStorage<Element: Sendable>: Sendable {
 
     /// Appends `items` when `extent` is the whole storage; `nil` (nothing done) otherwise.
     func appendInPlace(_ items: [Element], after extent: Extent, key: DeduplicationKey<Element>?) -> Extent? {
-        contents.withLock { contents in
+        // NB: the app's key function runs before the lock is taken: no call out under a lock.
+        let itemKeys = key.map { key in items.map(key.value) }
+        return contents.withLock { contents in
             guard contents.elements.count == extent.elements, contents.pageSizes.count == extent.pages else {
                 return nil
             }
             var added = items
-            if let key, contents.keys != nil {
-                added = items.filter { contents.keys!.insert(key.value(of: $0)).inserted }
+            if let itemKeys, contents.keys != nil {
+                added = zip(items, itemKeys).filter { contents.keys!.insert($0.1).inserted }.map(\.0)
             }
             contents.elements.append(contentsOf: added)
             contents.pageSizes.append(added.count)
