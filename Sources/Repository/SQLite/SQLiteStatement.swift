@@ -6,7 +6,7 @@
 
 /// A prepared statement: bind parameters (1-based), step through rows, read columns (0-based).
 public final class SQLiteStatement {
-    private let statement: OpaquePointer
+    let statement: OpaquePointer
     private let database: SQLiteDatabase
     private let operation: String
 
@@ -90,7 +90,7 @@ public final class SQLiteStatement {
 
     private func isNull(at index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 
-    private func check(_ code: Int32) throws {
+    func check(_ code: Int32) throws {
         guard code == SQLITE_OK else { throw database.error(code, operation) }
     }
 }

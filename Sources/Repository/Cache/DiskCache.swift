@@ -1,0 +1,205 @@
+import Foundation
+
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
+/// The disk tier: encoded values in a table of the kit's SQLite layer, bounded by total bytes,
+/// evicting the least recently read entries when a write goes over the limit.
+///
+/// Every write is a transaction, so a crash leaves the previous value. Each entry carries its
+/// write time (its age survives a restart) and the format version of the code that wrote it:
+/// entries of another format are discarded. Work runs on the actor, off the main actor.
+///
+/// ```swift
+/// let disk = try DiskCache(.file(path: "cache.sqlite"), byteLimit: 64 << 20)
+/// ```
+public actor DiskCache {
+    /// One stored entry.
+    struct Entry: Sendable {
+        let data: Data
+        let writtenAt: Date
+        let version: UInt64
+    }
+
+    /// The database file's path.
+    public nonisolated let path: String
+    /// The most bytes of values kept.
+    public let byteLimit: Int
+    /// The format the entries are written in; entries of another format are discarded.
+    public let formatVersion: Int
+    private let database: SQLiteDatabase
+    /// The total size of the values, kept as rows are written and removed.
+    private var totalBytes: Int
+    /// Makes a write fail (for tests of a full disk): called before each write.
+    private var writeFault: (@Sendable (String) throws -> Void)?
+
+    private static let migrations = [
+        """
+        CREATE TABLE content_loading_cache (
+            key TEXT PRIMARY KEY NOT NULL,
+            format INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            value BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            written_at REAL NOT NULL,
+            accessed_at REAL NOT NULL
+        );
+        CREATE INDEX content_loading_cache_by_access ON content_loading_cache (accessed_at)
+        """
+    ]
+
+    /// Opens (or creates) the disk tier at `location`.
+    ///
+    /// - Parameters:
+    ///   - location: A file (one of its own, or a database the kit created) or memory.
+    ///   - byteLimit: The most bytes of values kept. Defaults to 64 MiB.
+    ///   - formatVersion: Bump it when the encoded form of the values changes: entries written
+    ///     with another version are discarded. Defaults to 1.
+    /// - Throws: ``SQLiteError`` naming the file when it cannot be opened or is not the kit's.
+    public init(_ location: SQLiteDatabase.Location, byteLimit: Int = 64 << 20, formatVersion: Int = 1) throws {
+        database = try SQLiteDatabase(location)
+        try database.prepareForStore(migrations: Self.migrations)
+        path = database.path
+        self.byteLimit = byteLimit
+        self.formatVersion = formatVersion
+        let stale = try database.prepare(
+            "SELECT count(*) FROM content_loading_cache WHERE format <> ?", operation: "read the cache in")
+        try stale.bind(formatVersion, at: 1)
+        if try stale.step(), stale.int(at: 0) > 0 {
+            let discard = try database.prepare(
+                "DELETE FROM content_loading_cache WHERE format <> ?", operation: "discard old cache entries in")
+            try discard.bind(formatVersion, at: 1)
+            try discard.step()
+        }
+        let total = try database.prepare(
+            "SELECT total(size) FROM content_loading_cache", operation: "read the cache in")
+        totalBytes = try total.step() ? total.int(at: 0) : 0
+    }
+
+    /// The entry for `key`, marked as read at `now`; `nil` when there is none.
+    func entry(for key: String, now: Date) throws -> Entry? {
+        let select = try database.prepare(
+            "SELECT value, written_at, version FROM content_loading_cache WHERE key = ?", operation: "read the cache in"
+        )
+        try select.bind(key, at: 1)
+        guard try select.step(), let data = select.data(at: 0), let written = select.optionalDouble(at: 1) else {
+            return nil
+        }
+        let entry = Entry(
+            data: data, writtenAt: Date(timeIntervalSince1970: written), version: UInt64(max(0, select.int(at: 2))))
+        let touch = try database.prepare(
+            "UPDATE content_loading_cache SET accessed_at = ? WHERE key = ?", operation: "read the cache in")
+        try touch.bind(now.timeIntervalSince1970, at: 1)
+        try touch.bind(key, at: 2)
+        // NB: a failed touch (another process writing) costs only recency, never the read.
+        _ = try? touch.step()
+        return entry
+    }
+
+    /// Writes `data` for `key` unless a later version is stored, then evicts the least recently
+    /// read entries while the total is over ``byteLimit``. One transaction.
+    func write(_ data: Data, for key: String, version: UInt64, writtenAt: Date) throws {
+        try writeFault?(key)
+        try keepingTotalOnFailure {
+            try database.transaction(operation: "write the cache in") {
+                let previous = try database.prepare(
+                    "SELECT version, size FROM content_loading_cache WHERE key = ?", operation: "write the cache in")
+                try previous.bind(key, at: 1)
+                var replaced = 0
+                if try previous.step() {
+                    guard UInt64(max(0, previous.int(at: 0))) <= version else { return }
+                    replaced = previous.int(at: 1)
+                }
+                let insert = try database.prepare(
+                    """
+                    INSERT OR REPLACE INTO content_loading_cache
+                        (key, format, version, value, size, written_at, accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, operation: "write the cache in")
+                try insert.bind(key, at: 1)
+                try insert.bind(formatVersion, at: 2)
+                try insert.bind(Int(clamping: version), at: 3)
+                try insert.bind(data, at: 4)
+                try insert.bind(data.count, at: 5)
+                try insert.bind(writtenAt.timeIntervalSince1970, at: 6)
+                try insert.bind(writtenAt.timeIntervalSince1970, at: 7)
+                try insert.step()
+                totalBytes += data.count - replaced
+                if totalBytes > byteLimit { try evict(keeping: key) }
+            }
+        }
+    }
+
+    /// Runs `body`; when it throws (its transaction rolled back), the running total is restored.
+    private func keepingTotalOnFailure(_ body: () throws -> Void) throws {
+        let before = totalBytes
+        do { try body() } catch {
+            totalBytes = before
+            throw error
+        }
+    }
+
+    /// Removes the entry for `key`.
+    func remove(_ key: String) throws {
+        try keepingTotalOnFailure {
+            try database.transaction(operation: "remove from the cache in") {
+                let size = try database.prepare(
+                    "SELECT size FROM content_loading_cache WHERE key = ?", operation: "remove from the cache in")
+                try size.bind(key, at: 1)
+                let removed = try size.step() ? size.int(at: 0) : 0
+                let delete = try database.prepare(
+                    "DELETE FROM content_loading_cache WHERE key = ?", operation: "remove from the cache in")
+                try delete.bind(key, at: 1)
+                try delete.step()
+                totalBytes -= removed
+            }
+        }
+    }
+
+    /// Removes every entry.
+    func removeAll() throws {
+        try database.transaction(operation: "clear the cache in") {
+            try database.execute("DELETE FROM content_loading_cache", operation: "clear the cache in")
+            totalBytes = 0
+        }
+    }
+
+    /// The total size of the stored values.
+    public var storedBytes: Int { totalBytes }
+
+    /// The stored keys, least recently read first.
+    public func keysByAccess() throws -> [String] {
+        let select = try database.prepare(
+            "SELECT key FROM content_loading_cache ORDER BY accessed_at, key", operation: "read the cache in")
+        var keys: [String] = []
+        while try select.step() { keys.append(select.text(at: 0) ?? "") }
+        return keys
+    }
+
+    /// Makes writes fail with what `fault` throws; `nil` restores them (for tests of a full disk).
+    package func setWriteFault(_ fault: (@Sendable (String) throws -> Void)?) { writeFault = fault }
+
+    /// Deletes the least recently read entries, but `key`, until the total fits the limit.
+    private func evict(keeping key: String) throws {
+        let oldest = try database.prepare(
+            "SELECT key, size FROM content_loading_cache WHERE key <> ? ORDER BY accessed_at, key",
+            operation: "evict from the cache in")
+        try oldest.bind(key, at: 1)
+        var victims: [String] = []
+        var freed = 0
+        while totalBytes - freed > byteLimit, try oldest.step() {
+            victims.append(oldest.text(at: 0) ?? "")
+            freed += oldest.int(at: 1)
+        }
+        let delete = try database.prepare(
+            "DELETE FROM content_loading_cache WHERE key = ?", operation: "evict from the cache in")
+        for victim in victims {
+            try delete.bind(victim, at: 1)
+            try delete.step()
+            try delete.reset()
+        }
+        totalBytes -= freed
+    }
+}

@@ -1,0 +1,80 @@
+import ContentLoadingSupport
+import Foundation
+
+/// The memory tier: the most recently used values, bounded by count and by a cost the caller
+/// supplies (bytes, say), with their write times. Thread-safe; every operation is O(1).
+///
+/// ```swift
+/// let memory = MemoryCache<String, [Contact]>(countLimit: 100, costLimit: 4 << 20) { $0.count * 256 }
+/// ```
+public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// A cached value and when it was written (on the repository's clock).
+    public struct Entry: Sendable {
+        /// The value.
+        public let value: Value
+        /// When it was written.
+        public let writtenAt: Date
+        /// The repository's version of the write (a later write has a larger one).
+        let version: UInt64
+    }
+
+    /// The most entries kept.
+    public let countLimit: Int
+    /// The most total cost kept (an entry costlier than this alone is not kept at all).
+    public let costLimit: Int
+    private let cost: @Sendable (Value) -> Int
+    private let index = Locked(LRUIndex<Key, Entry>())
+
+    /// Creates a memory tier.
+    ///
+    /// - Parameters:
+    ///   - countLimit: The most entries kept; the least recently used go first.
+    ///   - costLimit: The most total cost kept. Defaults to no limit.
+    ///   - cost: The cost of a value. Defaults to 1 for each.
+    public init(countLimit: Int, costLimit: Int = .max, cost: @escaping @Sendable (Value) -> Int = { _ in 1 }) {
+        precondition(countLimit > 0, "a memory cache keeps at least one entry")
+        self.countLimit = countLimit
+        self.costLimit = costLimit
+        self.cost = cost
+    }
+
+    /// The entry for `key`, made the most recently used.
+    public func entry(for key: Key) -> Entry? {
+        index.withLock { $0.value(for: key) }
+    }
+
+    /// Stores `entry` for `key`, unless a later write is already there, then evicts the least
+    /// recently used entries over the limits.
+    func store(_ entry: Entry, for key: Key) {
+        // NB: the app's cost function runs before the lock is taken.
+        let entryCost = cost(entry.value)
+        index.withLock { index in
+            if let current = index.value(for: key), current.version > entry.version { return }
+            guard entryCost <= costLimit else {
+                index.remove(key)
+                return
+            }
+            index.insert(entry, for: key, cost: entryCost)
+            while index.count > countLimit || index.totalCost > costLimit { index.removeOldest() }
+        }
+    }
+
+    /// Removes the entry for `key`.
+    public func remove(_ key: Key) {
+        index.withLock { _ = $0.remove(key) }
+    }
+
+    /// Removes every entry.
+    public func removeAll() {
+        index.withLock { $0.removeAll() }
+    }
+
+    /// How many entries it holds.
+    public var count: Int { index.withLock { $0.count } }
+
+    /// The total cost of its entries.
+    public var totalCost: Int { index.withLock { $0.totalCost } }
+
+    /// The keys, most recently used first.
+    public var keysByRecency: [Key] { index.withLock { $0.keysNewestFirst } }
+}

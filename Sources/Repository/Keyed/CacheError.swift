@@ -1,0 +1,16 @@
+/// A failure of a ``KeyedRepository``'s disk tier, naming the file and the key.
+public struct CacheError: Error, Sendable, CustomStringConvertible {
+    /// What was being done: "read", "decode", "write", "remove".
+    public let operation: String
+    /// The disk tier's file.
+    public let path: String
+    /// The key's stable text form.
+    public let key: String
+    /// What went wrong.
+    public let reason: String
+
+    /// "cannot write cache entry "42" in /path/cache.sqlite: disk is full".
+    public var description: String {
+        "cannot \(operation) cache entry \(key) in \(path): \(reason)"
+    }
+}

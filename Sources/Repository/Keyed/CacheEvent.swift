@@ -1,0 +1,50 @@
+/// Where a delivered value came from.
+public enum CacheOrigin: Sendable, Hashable, CustomStringConvertible {
+    /// The memory tier.
+    case memory
+    /// The disk tier (the value is now in memory too).
+    case disk
+    /// A fetch.
+    case remote
+    /// A ``KeyedRepository/save(_:for:)`` in this process.
+    case local
+
+    /// "memory", "disk", "remote", "local".
+    public var description: String {
+        switch self {
+        case .memory: "memory"
+        case .disk: "disk"
+        case .remote: "remote"
+        case .local: "local"
+        }
+    }
+}
+
+/// A value a read delivers: where it came from and how old it is.
+public struct CachedValue<Value: Sendable>: Sendable {
+    /// The value.
+    public let value: Value
+    /// Where it came from.
+    public let origin: CacheOrigin
+    /// Its age when delivered, from its write on the repository's clock.
+    public let age: Duration
+    /// Whether it was older than ``CacheAges/staleAfter`` (or invalidated) when delivered.
+    public let isStale: Bool
+}
+
+/// What a read of a ``KeyedRepository`` delivers: values, "no value", and errors as events
+/// that never end the stream.
+public enum CacheEvent<Value: Sendable>: Sendable {
+    /// A value, tagged with its origin and age.
+    case value(CachedValue<Value>)
+    /// Nothing is cached (a ``CachePolicy/returnCacheDontLoad`` read on a miss), or the value
+    /// was removed. Not an error.
+    case noValue
+    /// A fetch, a disk read or a disk write failed; values keep coming.
+    case error(any Error)
+
+    /// The value, if this is one.
+    public var cachedValue: CachedValue<Value>? {
+        if case .value(let value) = self { value } else { nil }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A key of a ``KeyedRepository``: any `Hashable & Sendable` value with a stable text form
+/// for the disk tier.
+///
+/// An `Encodable` key gets its text form for free: its JSON with sorted keys, which is the
+/// same in every run and on every platform. `String`, `Int` and `UUID` conform here.
+///
+/// ```swift
+/// struct SellerID: CacheKey, Codable { let rawValue: Int }     // "{"rawValue":42}"
+/// struct SearchKey: CacheKey, Codable { let query: String; let page: Int }
+/// ```
+///
+/// - Important: Two keys that are equal must have the same ``persistentKey``, and two that
+///   differ must not; a key whose text form changes between versions of an app reads as a miss.
+public protocol CacheKey: Hashable, Sendable {
+    /// The key's stable text form, under which the disk tier stores its value.
+    var persistentKey: String { get }
+}
+
+extension CacheKey where Self: Encodable {
+    /// The key's JSON, with sorted keys.
+    public var persistentKey: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return String(describing: self) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension String: CacheKey {}
+extension Int: CacheKey {}
+extension UUID: CacheKey {}

@@ -1,0 +1,40 @@
+import ContentLoadingSupport
+import Foundation
+
+/// What one key of a ``KeyedRepository`` shares between its readers, its writers and its
+/// fetch: the readers' broadcast, the single flight, and the version of its last write.
+final class KeyChannel<Value: Sendable>: Sendable {
+    /// A write or a failure, as every reader of the key receives it.
+    enum Delivery: Sendable {
+        case value(Value, origin: CacheOrigin, writtenAt: Date, version: UInt64)
+        case removed(version: UInt64)
+        case failure(any Error)
+    }
+
+    let readers = Broadcast<Delivery>()
+    let flight = SingleFlight<Void>()
+    private let versions = Locked((written: UInt64(0), invalidatedThrough: UInt64(0)))
+
+    /// The version of the last write (or removal) of the key in this process.
+    var writtenVersion: UInt64 { versions.withLock { $0.written } }
+
+    /// Whether a value written at `version` has been invalidated since.
+    func isInvalidated(_ version: UInt64) -> Bool {
+        versions.withLock { version <= $0.invalidatedThrough }
+    }
+
+    /// Records a write at `version` when no write came after `seen` (the version a fetch saw
+    /// when it started); `false` when one did, and the fetch must not overwrite it.
+    func claim(_ version: UInt64, ifUnwrittenSince seen: UInt64?) -> Bool {
+        versions.withLock { versions in
+            if let seen, versions.written > seen { return false }
+            versions.written = max(versions.written, version)
+            return true
+        }
+    }
+
+    /// Marks every value written so far as invalidated (stale, whatever its age).
+    func invalidate() {
+        versions.withLock { $0.invalidatedThrough = $0.written }
+    }
+}

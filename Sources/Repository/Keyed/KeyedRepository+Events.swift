@@ -1,0 +1,101 @@
+import Foundation
+
+extension KeyedRepository {
+    /// A stream of what `key` holds: the cached value and, as `policy` says, a fetch; then
+    /// every later write of `key` (a fetch, a save anywhere in the process) and ``CacheEvent/noValue``
+    /// when it is removed. Errors (a failed fetch, an unreadable disk entry) are events; the
+    /// stream goes on until the iterating task is cancelled.
+    ///
+    /// ```swift
+    /// for await event in repository.events(for: sellerID, policy: .returnCacheThenLoad) {
+    ///     if case .value(let cached) = event { print(cached.origin, cached.age, cached.value) }
+    /// }
+    /// ```
+    public func events(for key: Key, policy: CachePolicy = .returnCacheElseLoad) -> AsyncStream<CacheEvent<Value>> {
+        let (stream, continuation) = AsyncStream<CacheEvent<Value>>.makeStream(bufferingPolicy: .unbounded)
+        let channel = channel(for: key)
+        // NB: subscribed before the tiers are read, so no write between the two is missed.
+        let deliveries = channel.readers.subscribe()
+        let task = Task {
+            var reader = Reader(repository: self, channel: channel, continuation: continuation)
+            await reader.start(key, policy: policy)
+            for await delivery in deliveries { reader.deliver(delivery) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// The first value (or `nil` for "no value") that a read of `key` with `policy` delivers.
+    ///
+    /// - Throws: The first error the read delivers before a value.
+    public func value(for key: Key, policy: CachePolicy = .returnCacheElseLoad) async throws -> CachedValue<Value>? {
+        for await event in events(for: key, policy: policy) {
+            switch event {
+            case .value(let value): return value
+            case .noValue: return nil
+            case .error(let error): throw error
+            }
+        }
+        throw CancellationError()
+    }
+
+    /// One read: turns deliveries into events, never one older than the last it gave.
+    private struct Reader {
+        let repository: KeyedRepository
+        let channel: KeyChannel<Value>
+        let continuation: AsyncStream<CacheEvent<Value>>.Continuation
+        var lastVersion: UInt64 = 0
+
+        /// Serves the tiers and runs the fetch `policy` asks for.
+        mutating func start(_ key: Key, policy: CachePolicy) async {
+            let seen = channel.writtenVersion
+            let (hit, failure) = await repository.lookUp(key)
+            if let failure { continuation.yield(.error(failure)) }
+            switch policy {
+            case .returnCacheElseLoad:
+                if let hit {
+                    let stale = deliver(hit)
+                    if stale { repository.revalidate(key, in: channel) }
+                } else {
+                    try? await repository.sync(key, in: channel, unlessWrittenAfter: seen)
+                }
+            case .returnCacheDontLoad:
+                if let hit { deliver(hit) } else { continuation.yield(.noValue) }
+            case .reloadIgnoringCache:
+                try? await repository.sync(key, in: channel)
+            case .returnCacheThenLoad:
+                if let hit { deliver(hit) }
+                try? await repository.sync(key, in: channel)
+            case .loadElseReturnCache:
+                do { try await repository.sync(key, in: channel) } catch { if let hit { deliver(hit) } }
+            }
+        }
+
+        /// Yields `hit` unless a later write was already given; returns whether it is stale.
+        @discardableResult
+        mutating func deliver(_ hit: Hit) -> Bool {
+            let date = repository.now()
+            let stale = repository.isStale(writtenAt: hit.writtenAt, version: hit.version, in: channel, at: date)
+            guard hit.version > lastVersion else { return stale }
+            lastVersion = hit.version
+            let age = repository.age(of: hit.writtenAt, at: date)
+            continuation.yield(.value(CachedValue(value: hit.value, origin: hit.origin, age: age, isStale: stale)))
+            return stale
+        }
+
+        /// Yields a write or failure that every reader of the key receives.
+        mutating func deliver(_ delivery: KeyChannel<Value>.Delivery) {
+            switch delivery {
+            case .value(let value, let origin, let writtenAt, let version):
+                deliver(Hit(value: value, writtenAt: writtenAt, version: version, origin: origin))
+            case .removed(let version):
+                guard version > lastVersion else { return }
+                lastVersion = version
+                continuation.yield(.noValue)
+            case .failure(let error):
+                continuation.yield(.error(error))
+            }
+        }
+    }
+}

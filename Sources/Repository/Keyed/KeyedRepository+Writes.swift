@@ -1,0 +1,81 @@
+import Foundation
+
+extension KeyedRepository {
+    /// Fetches `key` now and writes the result through the tiers to every reader, or joins the
+    /// fetch of `key` in flight.
+    ///
+    /// - Throws: The fetch's error (also delivered to every reader of `key`), or a
+    ///   ``CacheError`` when the disk write fails.
+    public func refresh(_ key: Key) async throws {
+        try await sync(key, in: channel(for: key))
+    }
+
+    /// Writes `value` for `key` through the tiers: every live reader of `key` gets it at once
+    /// (origin ``CacheOrigin/local``), with no request. A fetch of `key` that started before
+    /// never overwrites it.
+    ///
+    /// - Throws: ``CacheError`` when the disk write fails; memory and the readers have the
+    ///   value all the same.
+    public func save(_ value: Value, for key: Key) async throws {
+        let channel = channel(for: key)
+        let version = nextVersion()
+        _ = channel.claim(version, ifUnwrittenSince: nil)
+        try await writeThrough(value, for: key, in: channel, version: version, origin: .local)
+    }
+
+    /// Removes the value of `key` from both tiers; its readers get ``CacheEvent/noValue``. A
+    /// fetch that started before does not bring it back.
+    ///
+    /// - Throws: ``CacheError`` when the disk tier cannot remove it.
+    public func remove(_ key: Key) async throws {
+        let channel = channel(for: key)
+        let version = nextVersion()
+        _ = channel.claim(version, ifUnwrittenSince: nil)
+        memory.remove(key)
+        channel.readers.send(.removed(version: version))
+        guard let disk else { return }
+        do { try await disk.remove(key.persistentKey) } catch {
+            throw CacheError(operation: "remove", path: disk.path, key: key.persistentKey, reason: "\(error)")
+        }
+    }
+
+    /// Marks the value of `key` stale, whatever its age; when `key` has live readers it is
+    /// fetched again now.
+    public func invalidate(_ key: Key) {
+        let channel = channel(for: key)
+        channel.invalidate()
+        if channel.readers.subscriberCount > 0 { revalidate(key, in: channel) }
+    }
+
+    /// Marks every cached value stale, in memory and on disk; every key with live readers is
+    /// fetched again now.
+    public func invalidateAll() {
+        invalidateEverythingWritten()
+        for (key, channel) in observedChannels { revalidate(key, in: channel) }
+    }
+
+    /// Fetches `key`, or joins its fetch in flight. With `seen`, does nothing when a write of
+    /// `key` came after that version (a reader's miss that another fetch has filled since).
+    func sync(_ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil) async throws {
+        try await channel.flight.run { [self] in
+            let started = channel.writtenVersion
+            if let seen, started > seen { return }
+            let value: Value
+            do {
+                value = try await fetch(key)
+            } catch {
+                if !(error is CancellationError) { channel.readers.send(.failure(error)) }
+                throw error
+            }
+            let version = nextVersion()
+            // NB: writes win: a save or removal since the fetch started keeps its value.
+            guard channel.claim(version, ifUnwrittenSince: started) else { return }
+            try await writeThrough(value, for: key, in: channel, version: version, origin: .remote)
+        }
+    }
+
+    /// Fetches `key` in the background; its result or error reaches the readers.
+    func revalidate(_ key: Key, in channel: KeyChannel<Value>) {
+        Task { try? await self.sync(key, in: channel) }
+    }
+}

@@ -1,0 +1,102 @@
+import ContentLoadingSupport
+import Foundation
+
+/// Keyed resources with a local store that is both the single source of truth and the cache:
+/// a memory tier in front of a disk tier, a single-flight fetch per key, and reads that are
+/// streams of events.
+///
+/// A read (``events(for:policy:)``) delivers what the tiers hold, then every later write of
+/// its key: a fetch's result, a ``save(_:for:)`` made anywhere in the process. The
+/// ``CachePolicy`` only decides whether and when the fetch starts. Values are tagged with
+/// their ``CacheOrigin`` and age; errors are events that never end the stream.
+///
+/// ```swift
+/// let contacts = KeyedRepository<SellerID, [Contact]>(
+///     memory: MemoryCache(countLimit: 50), disk: try DiskCache(.file(path: cachePath))
+/// ) { sellerID in try await api.contacts(seller: sellerID) }
+///
+/// for await event in contacts.events(for: sellerID) { … }   // .value (memory/disk/remote/local), .error
+/// try await contacts.save(edited, for: sellerID)           // every reader of sellerID gets it, no request
+/// ```
+///
+/// - Writes win over stale fetches: a fetch that started before a save (or a removal) of its
+///   key never overwrites it.
+/// - The same key is fetched once at a time; different keys in parallel.
+/// - Values are encoded as JSON for the disk tier; see ``DiskCache`` for its limits.
+public final class KeyedRepository<Key: CacheKey, Value: Codable & Sendable>: Sendable {
+    /// The memory tier.
+    public let memory: MemoryCache<Key, Value>
+    /// The disk tier, if any.
+    public let disk: DiskCache?
+    /// When values become stale and when they expire.
+    public let ages: CacheAges
+    let fetch: @Sendable (Key) async throws -> Value
+    let now: @Sendable () -> Date
+    private let channels = Locked<[Key: KeyChannel<Value>]>([:])
+    private let lastVersion = Locked(UInt64(0))
+    /// Values written at or below this version are stale (``invalidateAll()``).
+    private let invalidatedThrough = Locked(UInt64(0))
+
+    /// Creates a repository.
+    ///
+    /// - Parameters:
+    ///   - memory: The memory tier. Defaults to 100 entries.
+    ///   - disk: The disk tier; `nil` for memory only.
+    ///   - ages: When values become stale and expire. Defaults to ``CacheAges/default``.
+    ///   - now: The wall clock (write times are stored on disk, so they outlive the process).
+    ///     Inject a test clock to move time by hand.
+    ///   - fetch: Fetches the value for a key. It runs once at a time per key.
+    public init(
+        memory: MemoryCache<Key, Value> = MemoryCache(countLimit: 100),
+        disk: DiskCache? = nil,
+        ages: CacheAges = .default,
+        now: @escaping @Sendable () -> Date = { Date() },
+        fetch: @escaping @Sendable (Key) async throws -> Value
+    ) {
+        self.memory = memory
+        self.disk = disk
+        self.ages = ages
+        self.now = now
+        self.fetch = fetch
+    }
+
+    /// The channel of `key`, made on first use.
+    func channel(for key: Key) -> KeyChannel<Value> {
+        channels.withLock { channels in
+            if let channel = channels[key] { return channel }
+            let channel = KeyChannel<Value>()
+            channels[key] = channel
+            return channel
+        }
+    }
+
+    /// Every channel with live readers.
+    var observedChannels: [(Key, KeyChannel<Value>)] {
+        channels.withLock { $0.filter { $0.value.readers.subscriberCount > 0 }.map { ($0.key, $0.value) } }
+    }
+
+    /// A new write version: larger than every earlier one in this process and, from the wall
+    /// clock, than those of earlier processes (so a new write replaces an old disk entry).
+    func nextVersion() -> UInt64 {
+        let micros = UInt64(max(0, now().timeIntervalSince1970 * 1_000_000))
+        return lastVersion.withLock { last in
+            last = max(last + 1, micros)
+            return last
+        }
+    }
+
+    /// Makes every value written so far stale, on every tier.
+    func invalidateEverythingWritten() {
+        let version = nextVersion()
+        invalidatedThrough.withLock { $0 = version }
+    }
+
+    /// Whether a value written at `writtenAt` with `version` is stale at `date`.
+    func isStale(writtenAt: Date, version: UInt64, in channel: KeyChannel<Value>, at date: Date) -> Bool {
+        age(of: writtenAt, at: date) >= ages.staleAfter || channel.isInvalidated(version)
+            || version <= invalidatedThrough.withLock { $0 }
+    }
+
+    /// How many keys have live readers now.
+    public var observedKeyCount: Int { observedChannels.count }
+}
