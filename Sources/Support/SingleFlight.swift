@@ -27,6 +27,11 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         return try await task.value
     }
 
+    /// Waits until the operation in flight, if any, has ended; starts none.
+    package func waitUntilIdle() async {
+        if let task = running.withLock({ $0 }) { _ = try? await task.value }
+    }
+
     /// How many callers are waiting for the operation in flight (for tests that must know
     /// every caller joined before letting it finish).
     package var waitingCallers: Int { callers.withLock { $0 } }

@@ -17,9 +17,18 @@ extension KeyedRepository {
         // NB: subscribed before the tiers are read, so no write between the two is missed.
         let deliveries = channel.readers.subscribe()
         let task = Task {
+            // NB: one inbox, read by one loop, for the key's writes and this read's own
+            // fallback, so a save reaches the reader while its fetch is still running.
+            let (inbox, feed) = AsyncStream<KeyChannel<Value>.Delivery>.makeStream(bufferingPolicy: .unbounded)
+            let pump = Task {
+                for await delivery in deliveries { feed.yield(delivery) }
+                feed.finish()
+            }
             var reader = Reader(repository: self, channel: channel, continuation: continuation)
-            await reader.start(key, policy: policy)
-            for await delivery in deliveries { reader.deliver(delivery) }
+            let fetching = await reader.start(key, policy: policy, feed: feed)
+            for await delivery in inbox { reader.deliver(delivery) }
+            pump.cancel()
+            fetching?.cancel()
             continuation.finish()
         }
         continuation.onTermination = { _ in task.cancel() }
@@ -47,28 +56,39 @@ extension KeyedRepository {
         let continuation: AsyncStream<CacheEvent<Value>>.Continuation
         var lastVersion: UInt64 = 0
 
-        /// Serves the tiers and runs the fetch `policy` asks for.
-        mutating func start(_ key: Key, policy: CachePolicy) async {
+        /// Serves the tiers and starts the fetch `policy` asks for, whose outcome reaches the
+        /// reader through the key's deliveries (or, for a network-first read that fails, the
+        /// cached value through `feed`). Returns the task waiting for that fetch.
+        mutating func start(
+            _ key: Key, policy: CachePolicy, feed: AsyncStream<KeyChannel<Value>.Delivery>.Continuation
+        ) async -> Task<Void, Never>? {
             let seen = channel.writtenVersion
             let (hit, failure) = await repository.lookUp(key)
             if let failure { continuation.yield(.error(failure)) }
+            let (repository, channel) = (repository, channel)
             switch policy {
             case .returnCacheElseLoad:
                 if let hit {
-                    let stale = deliver(hit)
-                    if stale { repository.revalidate(key, in: channel) }
-                } else {
-                    try? await repository.sync(key, in: channel, unlessWrittenAfter: seen)
+                    if deliver(hit) { repository.revalidate(key, in: channel) }
+                    return nil
                 }
+                return Task { try? await repository.sync(key, in: channel, unlessWrittenAfter: seen) }
             case .returnCacheDontLoad:
                 if let hit { deliver(hit) } else { continuation.yield(.noValue) }
+                return nil
             case .reloadIgnoringCache:
-                try? await repository.sync(key, in: channel)
+                return Task { try? await repository.sync(key, in: channel) }
             case .returnCacheThenLoad:
                 if let hit { deliver(hit) }
-                try? await repository.sync(key, in: channel)
+                return Task { try? await repository.sync(key, in: channel) }
             case .loadElseReturnCache:
-                do { try await repository.sync(key, in: channel) } catch { if let hit { deliver(hit) } }
+                return Task {
+                    do { try await repository.sync(key, in: channel) } catch {
+                        guard let hit else { return }
+                        feed.yield(
+                            .value(hit.value, origin: hit.origin, writtenAt: hit.writtenAt, version: hit.version))
+                    }
+                }
             }
         }
 

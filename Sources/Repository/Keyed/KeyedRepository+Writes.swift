@@ -10,6 +10,18 @@ extension KeyedRepository {
         try await sync(key, in: channel(for: key))
     }
 
+    /// Whether a fetch of `key` is in flight (a screen can show it is refreshing while it keeps
+    /// showing the cached value).
+    public func isFetching(_ key: Key) -> Bool {
+        channel(for: key).flight.isRunning
+    }
+
+    /// Waits until the fetch of `key` in flight, if any, has ended and written its result (or
+    /// failed); starts none.
+    public func fetchSettled(_ key: Key) async {
+        await channel(for: key).flight.waitUntilIdle()
+    }
+
     /// Writes `value` for `key` through the tiers: every live reader of `key` gets it at once
     /// (origin ``CacheOrigin/local``), with no request. A fetch of `key` that started before
     /// never overwrites it.

@@ -1,0 +1,157 @@
+import ContentLoadingRepository
+import Foundation
+import Testing
+
+/// The memory tier: LRU by count and by cost, thread-safe.
+@Suite struct MemoryCacheTests {
+    @Test func evictsTheLeastRecentlyUsedOverTheCountLimit() async throws {
+        let repository = KeyedRepository<String, String>(memory: MemoryCache(countLimit: 3)) { "\($0)" }
+        for key in ["a", "b", "c"] { try await repository.save(key, for: key) }
+        _ = repository.memory.entry(for: "a")  // "a" is now the most recent
+        try await repository.save("d", for: "d")
+        #expect(repository.memory.keysByRecency == ["d", "a", "c"])
+        #expect(repository.memory.entry(for: "b") == nil)
+    }
+
+    @Test func evictsOverTheCostLimitAndKeepsNothingCostlierThanIt() async throws {
+        let memory = MemoryCache<String, String>(countLimit: 100, costLimit: 10) { $0.count }
+        let repository = KeyedRepository<String, String>(memory: memory) { $0 }
+        try await repository.save("1234", for: "a")
+        try await repository.save("1234", for: "b")
+        try await repository.save("1234", for: "c")  // 12 > 10: "a" goes
+        #expect(memory.keysByRecency == ["c", "b"])
+        #expect(memory.totalCost == 8)
+        try await repository.save(String(repeating: "x", count: 11), for: "d")
+        #expect(memory.entry(for: "d") == nil, "costlier than the whole limit")
+    }
+
+    @Test func concurrentUseKeepsTheLimits() async throws {
+        let memory = MemoryCache<Int, Int>(countLimit: 50)
+        let repository = KeyedRepository<Int, Int>(memory: memory) { $0 }
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for index in 0..<500 {
+                        try? await repository.save(index, for: worker * 1_000 + index)
+                        _ = memory.entry(for: worker * 1_000 + index / 2)
+                    }
+                }
+            }
+        }
+        #expect(memory.count == 50)
+        #expect(Set(memory.keysByRecency).count == 50)
+    }
+}
+
+/// The disk tier: byte limit with LRU by last read, format versions, ages across a restart,
+/// promotion to memory, and entries that fail to decode.
+@Suite(.timeLimit(.minutes(1)))
+struct DiskCacheTests {
+    let path: String
+    let clock = TestWallClock()
+
+    init() throws { path = try temporaryCachePath() }
+
+    func repository(
+        byteLimit: Int = 1 << 20, formatVersion: Int = 1, ages: CacheAges = .default, fetch: String = "fetched"
+    ) throws -> KeyedRepository<String, String> {
+        KeyedRepository(
+            disk: try DiskCache(.file(path: path), byteLimit: byteLimit, formatVersion: formatVersion), ages: ages,
+            now: { [clock] in clock.now }
+        ) { _ in fetch }
+    }
+
+    @Test func aRestartReadsFromDiskAndPromotesToMemory() async throws {
+        try await repository().save("kept", for: "a")
+        let restarted = try repository()
+        let first = try #require(try await restarted.value(for: "a", policy: .returnCacheDontLoad))
+        #expect(first.origin == .disk)
+        #expect(first.value == "kept")
+        #expect(try await restarted.value(for: "a", policy: .returnCacheDontLoad)?.origin == .memory)
+    }
+
+    @Test func agesHoldOnDiskAcrossARestart() async throws {
+        let ages = CacheAges(staleAfter: .seconds(60), expireAfter: .seconds(600))
+        try await repository(ages: ages).save("kept", for: "a")
+        clock.advance(by: 120)
+        let stale = try #require(try await repository(ages: ages).value(for: "a", policy: .returnCacheDontLoad))
+        #expect(stale.origin == .disk)
+        #expect(stale.age == .seconds(120))
+        #expect(stale.isStale)
+        clock.advance(by: 600)
+        let restarted = try repository(ages: ages)
+        #expect(try await restarted.value(for: "a", policy: .returnCacheDontLoad) == nil, "expired: never served")
+        #expect(try await restarted.disk?.keysByAccess() == [], "and removed")
+    }
+
+    @Test func overTheByteLimitTheLeastRecentlyReadEntriesGoOnWrite() async throws {
+        let repository = try repository(byteLimit: 100)
+        for key in ["a", "b", "c"] {
+            try await repository.save(String(repeating: key, count: 28), for: key)  // 30 bytes of JSON each
+            clock.advance(by: 1)
+        }
+        repository.memory.removeAll()
+        _ = try await repository.value(for: "a", policy: .returnCacheDontLoad)  // read: "a" is recent now
+        clock.advance(by: 1)
+        try await repository.save(String(repeating: "d", count: 28), for: "d")  // 120 > 100: evict one
+        let disk = try #require(repository.disk)
+        #expect(try await disk.keysByAccess() == [#""c""#, #""a""#, #""d""#])
+        #expect(await disk.storedBytes == 90)
+    }
+
+    @Test func entriesOfAnotherFormatAreDiscarded() async throws {
+        try await repository(formatVersion: 1).save("old format", for: "a")
+        let upgraded = try repository(formatVersion: 2)
+        #expect(try await upgraded.value(for: "a", policy: .returnCacheDontLoad) == nil)
+        #expect(try await upgraded.disk?.keysByAccess() == [])
+    }
+
+    @Test func anEntryThatFailsToDecodeIsAMissAnErrorAndIsRemovedAlone() async throws {
+        try await repository().save("fine", for: "b")
+        let database = try SQLiteDatabase(.file(path: path))
+        try database.execute(
+            #"INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, X'7B7D', 2, 1000000, 1000000)"#)  // "{}"
+        let restarted = try repository()
+        var events: [CacheEvent<String>] = []
+        for await event in restarted.events(for: "a", policy: .returnCacheDontLoad) {
+            events.append(event)
+            if events.count == 2 { break }
+        }
+        guard case .error(let error as CacheError) = events.first else {
+            Issue.record("expected a cache error first, got \(events.map(\.summary))")
+            return
+        }
+        #expect(error.description.contains(path))
+        #expect(error.description.contains(#""a""#))
+        #expect(events.last?.summary == "noValue")
+        #expect(try await restarted.disk?.keysByAccess() == [#""b""#], "the bad entry removed, the other kept")
+        #expect(try await restarted.value(for: "b", policy: .returnCacheDontLoad)?.value == "fine")
+    }
+
+    @Test func aCorruptCacheFileIsAClearErrorAndIsLeftAlone() throws {
+        let garbage = Data(repeating: 0x42, count: 8_192)
+        try garbage.write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: SQLiteError.self) { try DiskCache(.file(path: path)) }
+        #expect(error?.description.contains(path) == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+    }
+
+    @Test func aFailingDiskWriteIsAnErrorNamingFileAndKeyWhileMemoryAndReadersGoOn() async throws {
+        let repository = try repository()
+        try await repository.save("before", for: "b")
+        struct DiskFull: Error, CustomStringConvertible { var description: String { "disk is full" } }
+        await repository.disk?.setWriteFault { _ in throw DiskFull() }
+        let reader = repository.events(for: "a", policy: .returnCacheDontLoad)
+        var iterator = reader.makeAsyncIterator()
+        #expect(await iterator.next()?.summary == "noValue")
+        let error = await #expect(throws: CacheError.self) { try await repository.save("after", for: "a") }
+        #expect(error?.description == #"cannot write cache entry "a" in \#(path): disk is full"#)
+        #expect(await iterator.next()?.summary == "local:after", "the reader got the value")
+        #expect(await iterator.next()?.summary == "error", "and the disk error as an event")
+        #expect(try await repository.value(for: "a", policy: .returnCacheDontLoad)?.value == "after")
+        #expect(try await repository.value(for: "b", policy: .returnCacheDontLoad)?.value == "before")
+        await repository.disk?.setWriteFault(nil)
+        try await repository.save("again", for: "a")
+        #expect(try await repository.disk?.keysByAccess().sorted() == [#""a""#, #""b""#])
+    }
+}

@@ -1,0 +1,89 @@
+import ContentLoadingRepository
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Foundation
+import Testing
+
+/// Keys, single flight, saves that reach every reader, and writes that win over older fetches.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct KeyedRepositoryWriteTests {
+    @Test func anEncodableKeyIsStoredUnderItsSortedJSON() {
+        #expect(SearchKey(query: "tea", page: 2).persistentKey == #"{"page":2,"query":"tea"}"#)
+        #expect("a/b".persistentKey == #""a/b""#)
+        #expect(42.persistentKey == "42")
+    }
+
+    @Test func aThousandConcurrentReadsOfOneKeyMakeOneFetch() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = KeyedRepository<String, String>(fetch: loader.load)
+        let reads = (0..<1_000).map { _ in Task { try await repository.value(for: "a")?.value } }
+        loader.complete(try await loader.call(0), returning: "A")
+        for read in reads { #expect(try await read.value == "A") }
+        #expect(loader.calls.count == 1)
+    }
+
+    @Test func differentKeysAreFetchedInParallel() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = KeyedRepository<String, String>(fetch: loader.load)
+        let a = Task { try await repository.value(for: "a")?.value }
+        let b = Task { try await repository.value(for: "b")?.value }
+        let first = try await loader.call(0)
+        let second = try await loader.call(1)  // both fetches are open at once
+        #expect(Set([first.input, second.input]) == ["a", "b"])
+        loader.complete(first, returning: first.input.uppercased())
+        loader.complete(second, returning: second.input.uppercased())
+        #expect(try await a.value == "A")
+        #expect(try await b.value == "B")
+    }
+
+    @Test func aSaveReachesEveryReaderOfItsKeyAtOnceWithoutARequest() async throws {
+        let remote = KeyedRemote()
+        let repository = KeyedRepository<String, String>(fetch: remote.fetch)
+        let first = record(repository.events(for: "a"))
+        let second = record(repository.events(for: "a", policy: .returnCacheThenLoad))
+        let other = record(repository.events(for: "b"))
+        _ = await first.values(count: 1)
+        _ = await second.values(count: 1)
+        _ = await other.values(count: 1)
+        let fetches = remote.fetchCount
+        try await repository.save("edited", for: "a")
+        #expect(await summaries(first, count: 2).last == "local:edited")
+        #expect(await summaries(second, count: 2).last == "local:edited")
+        #expect(other.elements.count == 1, "another key's reader hears nothing")
+        #expect(remote.fetchCount == fetches)
+    }
+
+    @Test func removeInvalidateAndInvalidateAll() async throws {
+        let remote = KeyedRemote()
+        let repository = KeyedRepository<String, String>(fetch: remote.fetch)
+        let reader = record(repository.events(for: "a"))
+        #expect(await summaries(reader, count: 1) == ["remote:a v1"])
+        try await repository.remove("a")
+        #expect(await summaries(reader, count: 2).last == "noValue")
+        #expect(try await repository.value(for: "a", policy: .returnCacheDontLoad) == nil)
+        repository.invalidate("a")  // a live reader: fetched again
+        #expect(await summaries(reader, count: 3).last == "remote:a v2")
+        repository.invalidateAll()
+        #expect(await summaries(reader, count: 4).last == "remote:a v3")
+        try await repository.save("b", for: "b")
+        repository.invalidateAll()  // no reader of "b": marked stale, not fetched
+        let stale = try #require(try await repository.value(for: "b", policy: .returnCacheDontLoad))
+        #expect(stale.isStale)
+        #expect(remote.fetchCount(of: "b") == 0)
+    }
+
+    @Test func aFetchThatStartedBeforeASaveNeverOverwritesIt() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = KeyedRepository<String, String>(fetch: loader.load)
+        let reader = record(repository.events(for: "a", policy: .reloadIgnoringCache))
+        let fetch = try await loader.call(0)  // held open by the test
+        try await repository.save("saved", for: "a")
+        #expect(await summaries(reader, count: 1) == ["local:saved"])
+        #expect(repository.isFetching("a"))
+        loader.complete(fetch, returning: "fetched before the save")
+        await repository.fetchSettled("a")
+        #expect(try await repository.value(for: "a", policy: .returnCacheDontLoad)?.value == "saved")
+        #expect(reader.elements.map(\.summary) == ["local:saved"])
+    }
+}
