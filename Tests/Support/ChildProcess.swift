@@ -1,14 +1,25 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A child process a test starts, reads a line from, and stops or kills.
 ///
 /// Its standard input is a pipe the test holds: a child that reads it until end of file exits
-/// when the test process does.
+/// when the test process does. The child is started with `posix_spawn` and reaped by a thread
+/// of its own with `waitpid`, so nothing in the test process outlives it (Foundation's
+/// `Process` keeps itself alive until its run loop sees the exit, which a killed child can
+/// outrun, and LeakSanitizer reports it).
 public final class ChildProcess: @unchecked Sendable {
-    private let process: Process
-    private let input = Pipe()
-    private let output = Pipe()
-    private let errors = Pipe()
+    /// The process id.
+    public let pid: pid_t
+    private let exit: ChildExit
+    private let input: FileHandle
+    private let output: FileHandle
+    private let errors: FileHandle
     private var buffered = Data()
 
     /// Starts `executable` with `arguments`.
@@ -16,33 +27,27 @@ public final class ChildProcess: @unchecked Sendable {
     /// - Parameter discardingOutput: Sends its standard output to `/dev/null`, for a child that
     ///   writes more than a pipe holds while nobody reads it (it would block).
     public init(_ executable: URL, arguments: [String], discardingOutput: Bool = false) throws {
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = discardingOutput ? FileHandle.nullDevice : output
-        process.standardError = errors
-        do { try process.run() } catch {
-            throw ChildProcessError(reason: "cannot run \(executable.path): \(error)")
-        }
+        let spawned = try SpawnedChild(executable.path, arguments: arguments, discardingOutput: discardingOutput)
+        pid = spawned.pid
+        input = FileHandle(fileDescriptor: spawned.input, closeOnDealloc: true)
+        output = FileHandle(fileDescriptor: spawned.output, closeOnDealloc: true)
+        errors = FileHandle(fileDescriptor: spawned.errors, closeOnDealloc: true)
+        exit = ChildExit(pid: spawned.pid)
     }
 
     deinit { stop() }
 
     /// Whether the child is still running.
-    public var isRunning: Bool { process.isRunning }
-
-    /// The process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { exit.status == nil }
 
     /// Reads the child's standard output up to the next newline and returns that line.
     ///
     /// - Throws: ``ChildProcessError`` with the child's standard error when it exits first.
     public func readLine() throws -> String {
         while !buffered.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.availableData
             guard !chunk.isEmpty else {
-                let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let stderr = String(decoding: errors.readDataToEndOfFile(), as: UTF8.self)
                 throw ChildProcessError(reason: "the child exited before writing a line: \(stderr)")
             }
             buffered.append(chunk)
@@ -53,20 +58,14 @@ public final class ChildProcess: @unchecked Sendable {
         return line
     }
 
-    /// Waits until the child exits and returns its exit status, or kills it with SIGKILL and
-    /// returns `nil` when it is still running after `limit`: a child that hangs fails its test
-    /// instead of hanging the suite.
+    /// Waits until the child exits and returns its exit status (the signal's number when a
+    /// signal ended it), or kills it with SIGKILL and returns `nil` when it is still running
+    /// after `limit`: a child that hangs fails its test instead of hanging the suite.
     public func exitStatus(within limit: Duration) async -> Int32? {
-        let process = process
+        let exit = exit
         let exited = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
-                await withCheckedContinuation { continuation in
-                    // NB: `waitUntilExit` blocks, so it runs on a thread of its own, not the pool's.
-                    Thread.detachNewThread {
-                        process.waitUntilExit()
-                        continuation.resume()
-                    }
-                }
+                await exit.exited()
                 return true
             }
             group.addTask {
@@ -75,40 +74,40 @@ public final class ChildProcess: @unchecked Sendable {
                 return false
             }
             let first = await group.next() ?? false
-            group.cancelAll()
             if !first { self.kill() }
+            group.cancelAll()
             await group.waitForAll()
             return first
         }
-        return exited ? process.terminationStatus : nil
+        return exited ? exit.status : nil
     }
 
     /// Everything the child wrote to standard output that ``readLine()`` has not returned, up
     /// to its end (call after the child exited).
     public func remainingOutput() -> String {
-        buffered.append(output.fileHandleForReading.readDataToEndOfFile())
+        buffered.append(output.readDataToEndOfFile())
         defer { buffered = Data() }
         return String(decoding: buffered, as: UTF8.self)
     }
 
     /// Everything the child wrote to standard error (call after the child exited).
     public func remainingErrors() -> String {
-        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        String(decoding: errors.readDataToEndOfFile(), as: UTF8.self)
     }
 
     /// Kills the child with SIGKILL (no chance to clean up) and waits for it to exit.
     public func kill() {
-        guard process.isRunning else { return }
-        _ = Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        guard isRunning else { return }
+        _ = Foundation.kill(pid, SIGKILL)
+        exit.wait()
     }
 
     /// Closes its standard input, terminates it and waits for it to exit.
     public func stop() {
-        guard process.isRunning else { return }
-        try? input.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        guard isRunning else { return }
+        try? input.close()
+        _ = Foundation.kill(pid, SIGTERM)
+        exit.wait()
     }
 
     /// The directory holding the package's built executables.
