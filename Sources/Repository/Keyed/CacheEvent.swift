@@ -30,6 +30,19 @@ public struct CachedValue<Value: Sendable>: Sendable {
     public let age: Duration
     /// Whether it was older than ``CacheAges/staleAfter`` (or invalidated) when delivered.
     public let isStale: Bool
+    /// Whether the read that delivered it has a fetch on the way: a newer value or an error
+    /// follows (a ``CachePolicy/returnCacheThenLoad`` read's cached value, a stale value being
+    /// revalidated). A screen keeps showing the value and says it is refreshing.
+    public let isRefreshing: Bool
+
+    /// Creates a delivered value.
+    public init(value: Value, origin: CacheOrigin, age: Duration, isStale: Bool, isRefreshing: Bool = false) {
+        self.value = value
+        self.origin = origin
+        self.age = age
+        self.isStale = isStale
+        self.isRefreshing = isRefreshing
+    }
 }
 
 /// What a read of a ``KeyedRepository`` delivers: values, "no value", and errors as events

@@ -69,7 +69,10 @@ extension KeyedRepository {
             switch policy {
             case .returnCacheElseLoad:
                 if let hit {
-                    if deliver(hit) { repository.revalidate(key, in: channel) }
+                    let stale = repository.isStale(
+                        writtenAt: hit.writtenAt, version: hit.version, in: channel, at: repository.now())
+                    deliver(hit, refreshing: stale)
+                    if stale { repository.revalidate(key, in: channel) }
                     return nil
                 }
                 return Task { try? await repository.sync(key, in: channel, unlessWrittenAfter: seen) }
@@ -79,7 +82,7 @@ extension KeyedRepository {
             case .reloadIgnoringCache:
                 return Task { try? await repository.sync(key, in: channel) }
             case .returnCacheThenLoad:
-                if let hit { deliver(hit) }
+                if let hit { deliver(hit, refreshing: true) }
                 return Task { try? await repository.sync(key, in: channel) }
             case .loadElseReturnCache:
                 return Task {
@@ -92,16 +95,19 @@ extension KeyedRepository {
             }
         }
 
-        /// Yields `hit` unless a later write was already given; returns whether it is stale.
-        @discardableResult
-        mutating func deliver(_ hit: Hit) -> Bool {
+        /// Yields `hit` unless a later write was already given. `refreshing`: this read has a
+        /// fetch on the way (a write delivered to every reader never says so: a fetch that
+        /// started before a save cannot overwrite it).
+        mutating func deliver(_ hit: Hit, refreshing: Bool = false) {
+            guard hit.version > lastVersion else { return }
+            lastVersion = hit.version
             let date = repository.now()
             let stale = repository.isStale(writtenAt: hit.writtenAt, version: hit.version, in: channel, at: date)
-            guard hit.version > lastVersion else { return stale }
-            lastVersion = hit.version
             let age = repository.age(of: hit.writtenAt, at: date)
-            continuation.yield(.value(CachedValue(value: hit.value, origin: hit.origin, age: age, isStale: stale)))
-            return stale
+            continuation.yield(
+                .value(
+                    CachedValue(value: hit.value, origin: hit.origin, age: age, isStale: stale, isRefreshing: refreshing)
+                ))
         }
 
         /// Yields a write or failure that every reader of the key receives.

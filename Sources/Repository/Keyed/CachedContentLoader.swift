@@ -1,0 +1,101 @@
+import ContentLoading
+import Observation
+
+/// A view model bound to reads of a ``KeyedRepository``: each refresh with a key reads that key
+/// with the model's ``CachePolicy`` and shows every value the read delivers.
+///
+/// With ``CachePolicy/returnCacheThenLoad`` (the default) and a cached value, the cached value
+/// is the first settled state (`success`; never `empty` or `error` first) and
+/// ``isRefreshing`` is `true` until the fetch delivers the new value or fails: a screen keeps
+/// the content and shows a refreshing indicator. A fetch error keeps the content too
+/// (`error(_, previous:)`), and later saves of the key still arrive.
+///
+/// ```swift
+/// let model = CachedContentLoader(repository: contacts)            // returnCacheThenLoad
+/// await model.refresh(sellerID).settled()                           // .success(cached) from disk
+/// model.isRefreshing                                                // true while the fetch runs
+/// ```
+///
+/// Before the first value the state is `loading(previous: nil)`, as for every first load: the
+/// disk tier is read off the main actor. A ``CacheEvent/noValue`` (a
+/// ``CachePolicy/returnCacheDontLoad`` miss, or a removal) ends the load: `empty` when nothing
+/// was shown yet, the last value otherwise; the next refresh reads again.
+@MainActor
+open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: ContentLoadingViewModel<Key, Value> {
+    /// Where the values come from.
+    public let repository: KeyedRepository<Key, Value>
+    /// Whether and when each read fetches.
+    public let policy: CachePolicy
+    private let registrar = ObservationRegistrar()
+    private var storedIsRefreshing = false
+    /// The read whose values the model shows now; an older read's values do not change
+    /// ``isRefreshing``.
+    private var currentRead = 0
+
+    /// Whether a fetch of the shown key is on the way while the content shown is cached.
+    public private(set) var isRefreshing: Bool {
+        get {
+            registrar.access(self, keyPath: \.isRefreshing)
+            return storedIsRefreshing
+        }
+        set {
+            guard newValue != storedIsRefreshing else { return }
+            registrar.withMutation(of: self, keyPath: \.isRefreshing) { storedIsRefreshing = newValue }
+        }
+    }
+
+    /// Creates a model over `repository`.
+    ///
+    /// - Parameters:
+    ///   - repository: Where the values come from.
+    ///   - policy: Whether and when each read fetches. Defaults to ``CachePolicy/returnCacheThenLoad``.
+    ///   - refreshPolicy: What a refresh does while a read runs. Defaults to ``RefreshPolicy/latestWins``.
+    ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
+    ///   - initialInput: The key lifetime refreshes use before the first refresh.
+    public init(
+        repository: KeyedRepository<Key, Value>,
+        policy: CachePolicy = .returnCacheThenLoad,
+        refreshPolicy: RefreshPolicy = .latestWins,
+        lifetimeTrigger: LifetimeTrigger? = nil,
+        initialInput: Key? = nil
+    ) {
+        self.repository = repository
+        self.policy = policy
+        super.init(refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput)
+    }
+
+    /// Reads `key` with ``policy``: its values and errors, until the next refresh.
+    open override func producer(for key: Key) -> ContentProducer<Value> {
+        currentRead += 1
+        let read = currentRead
+        let events = repository.events(for: key, policy: policy)
+        let (stream, continuation) = AsyncStream<ContentEvent<Value>>.makeStream(bufferingPolicy: .unbounded)
+        // NB: on the main actor, so `isRefreshing` changes before the value it goes with
+        // reaches the state machine.
+        let task = Task { @MainActor [weak self] in
+            for await event in events {
+                switch event {
+                case .value(let cached):
+                    self?.setRefreshing(cached.isRefreshing, for: read)
+                    continuation.yield(.value(cached.value))
+                case .error(let error):
+                    self?.setRefreshing(false, for: read)
+                    continuation.yield(.error(error))
+                case .noValue:
+                    self?.setRefreshing(false, for: read)
+                    continuation.finish()
+                    return
+                }
+            }
+            self?.setRefreshing(false, for: read)
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return .events(stream)
+    }
+
+    private func setRefreshing(_ refreshing: Bool, for read: Int) {
+        guard read == currentRead else { return }
+        isRefreshing = refreshing
+    }
+}
