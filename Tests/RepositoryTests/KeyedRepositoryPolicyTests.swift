@@ -60,10 +60,21 @@ struct KeyedRepositoryPolicyTests {
         try await repository.save("cached", for: "a")
         remote.fail(with: URLError(.notConnectedToInternet))
         let events = record(repository.events(for: "a", policy: .loadElseReturnCache))
-        #expect(Set(await summaries(events, count: 2)) == ["memory:cached", "error"])
+        #expect(await summaries(events, count: 2) == ["error", "memory:cached"], "the error, then the cached value")
+        #expect(try await repository.value(for: "a", policy: .loadElseReturnCache)?.value == "cached")
         remote.fail(with: nil)
         let fresh = record(repository.events(for: "a", policy: .loadElseReturnCache))
-        #expect(await summaries(fresh, count: 1) == ["remote:a v2"])
+        #expect(await summaries(fresh, count: 1) == ["remote:a v3"])
+    }
+
+    @Test func networkFirstWithNothingCachedReportsTheErrorThenNoValue() async throws {
+        let repository = repository()
+        remote.fail(with: URLError(.notConnectedToInternet))
+        #expect(
+            await summaries(record(repository.events(for: "a", policy: .loadElseReturnCache)), count: 2) == [
+                "error", "noValue",
+            ])
+        await #expect(throws: URLError.self) { try await repository.value(for: "a", policy: .loadElseReturnCache) }
     }
 
     @Test func aStaleValueIsServedAndRevalidatedInTheBackground() async throws {

@@ -17,17 +17,11 @@ extension KeyedRepository {
         // NB: subscribed before the tiers are read, so no write between the two is missed.
         let deliveries = channel.readers.subscribe()
         let task = Task {
-            // NB: one inbox, read by one loop, for the key's writes and this read's own
-            // fallback, so a save reaches the reader while its fetch is still running.
-            let (inbox, feed) = AsyncStream<KeyChannel<Value>.Delivery>.makeStream(bufferingPolicy: .unbounded)
-            let pump = Task {
-                for await delivery in deliveries { feed.yield(delivery) }
-                feed.finish()
-            }
             var reader = Reader(repository: self, channel: channel, continuation: continuation)
-            let fetching = await reader.start(key, policy: policy, feed: feed)
-            for await delivery in inbox { reader.deliver(delivery) }
-            pump.cancel()
+            let fetching = await reader.start(key, policy: policy)
+            // NB: the key's writes buffer in `deliveries` while the tiers are read, and reach
+            // the reader while its fetch is still running.
+            for await delivery in deliveries { reader.deliver(delivery) }
             fetching?.cancel()
             continuation.finish()
         }
@@ -37,13 +31,21 @@ extension KeyedRepository {
 
     /// The first value (or `nil` for "no value") that a read of `key` with `policy` delivers.
     ///
-    /// - Throws: The first error the read delivers before a value.
+    /// - Throws: The first error the read delivers before a value (for a
+    ///   ``CachePolicy/loadElseReturnCache`` read, only when nothing is cached either).
     public func value(for key: Key, policy: CachePolicy = .returnCacheElseLoad) async throws -> CachedValue<Value>? {
+        var failure: (any Error)?
         for await event in events(for: key, policy: policy) {
             switch event {
             case .value(let value): return value
-            case .noValue: return nil
-            case .error(let error): throw error
+            case .noValue:
+                if let failure { throw failure }
+                return nil
+            case .error(let error):
+                // NB: a network-first read follows a failed fetch with the cached value, or
+                // with "no value"; that answer wins over the error.
+                if policy != .loadElseReturnCache { throw error }
+                failure = error
             }
         }
         throw CancellationError()
@@ -55,13 +57,14 @@ extension KeyedRepository {
         let channel: KeyChannel<Value>
         let continuation: AsyncStream<CacheEvent<Value>>.Continuation
         var lastVersion: UInt64 = 0
+        /// A network-first read's answer to a failed fetch: what the tiers held (`.some(nil)`:
+        /// nothing), until a failure or a newer value arrives.
+        var fallback: Hit??
 
         /// Serves the tiers and starts the fetch `policy` asks for, whose outcome reaches the
-        /// reader through the key's deliveries (or, for a network-first read that fails, the
-        /// cached value through `feed`). Returns the task waiting for that fetch.
-        mutating func start(
-            _ key: Key, policy: CachePolicy, feed: AsyncStream<KeyChannel<Value>.Delivery>.Continuation
-        ) async -> Task<Void, Never>? {
+        /// reader through the key's deliveries (for a network-first read that fails, followed by
+        /// the cached value or "no value"). Returns the task waiting for that fetch.
+        mutating func start(_ key: Key, policy: CachePolicy) async -> Task<Void, Never>? {
             let seen = channel.writtenVersion
             let (hit, failure) = await repository.lookUp(key)
             if let failure { continuation.yield(.error(failure)) }
@@ -85,13 +88,8 @@ extension KeyedRepository {
                 if let hit { deliver(hit, refreshing: true) }
                 return Task { try? await repository.sync(key, in: channel) }
             case .loadElseReturnCache:
-                return Task {
-                    do { try await repository.sync(key, in: channel) } catch {
-                        guard let hit else { return }
-                        feed.yield(
-                            .value(hit.value, origin: hit.origin, writtenAt: hit.writtenAt, version: hit.version))
-                    }
-                }
+                fallback = .some(hit)
+                return Task { try? await repository.sync(key, in: channel) }
             }
         }
 
@@ -106,7 +104,8 @@ extension KeyedRepository {
             let age = repository.age(of: hit.writtenAt, at: date)
             continuation.yield(
                 .value(
-                    CachedValue(value: hit.value, origin: hit.origin, age: age, isStale: stale, isRefreshing: refreshing)
+                    CachedValue(
+                        value: hit.value, origin: hit.origin, age: age, isStale: stale, isRefreshing: refreshing)
                 ))
         }
 
@@ -114,13 +113,18 @@ extension KeyedRepository {
         mutating func deliver(_ delivery: KeyChannel<Value>.Delivery) {
             switch delivery {
             case .value(let value, let origin, let writtenAt, let version):
+                fallback = nil
                 deliver(Hit(value: value, writtenAt: writtenAt, version: version, origin: origin))
             case .removed(let version):
                 guard version > lastVersion else { return }
                 lastVersion = version
+                if fallback != nil { fallback = .some(nil) }
                 continuation.yield(.noValue)
             case .failure(let error):
                 continuation.yield(.error(error))
+                guard let answer = fallback else { return }
+                fallback = nil
+                if let hit = answer { deliver(hit) } else { continuation.yield(.noValue) }
             }
         }
     }
