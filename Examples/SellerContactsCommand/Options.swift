@@ -1,3 +1,4 @@
+import ContentLoadingRepository
 import Foundation
 
 /// The command line of `seller-contacts`.
@@ -12,6 +13,10 @@ public struct Options: Sendable, Equatable {
     public var databasePath: String?
     /// With a database: show the stored contacts without syncing.
     public var offline = false
+    /// Keep the contacts in a keyed cache at this path (the source URL is the key).
+    public var cachePath: String?
+    /// With a cache: whether and when to fetch.
+    public var policy: CachePolicy = .returnCacheElseLoad
     /// Print the help and exit.
     public var showHelp = false
 
@@ -22,6 +27,7 @@ public struct Options: Sendable, Equatable {
     public static let help = """
         USAGE: seller-contacts [--url URL] [--timeout SECONDS] [--deadline SECONDS]
                               [--database PATH [--offline]]
+                              [--cache PATH [--policy POLICY]]
 
         Loads a seller's contacts and prints each state of the loader as it happens
         (loading, then success, empty or error), then the contacts as a table.
@@ -30,6 +36,10 @@ public struct Options: Sendable, Equatable {
         source of truth: first what it holds, then, after a sync from the URL, what the
         sync wrote. When the sync fails the stored contacts stay shown and the error is
         reported.
+
+        With --cache the contacts are read through a keyed cache (memory, then the
+        SQLite file at PATH; the source URL is the key): each value is printed with
+        where it came from (memory, disk, remote) and its age.
 
         OPTIONS:
           --url URL            Load from a file:// or http(s):// URL instead of the
@@ -42,6 +52,13 @@ public struct Options: Sendable, Equatable {
           --database PATH      Keep the contacts in the SQLite database at PATH
                                (created when missing) and show them from it.
           --offline            With --database: show the stored contacts, no sync.
+          --cache PATH         Read the contacts through a cache kept in PATH.
+          --policy POLICY      With --cache: prefer (the cached value, fetched on a
+                               miss; the default), require (the cached value or
+                               "no cached value", never a request), ignore (always
+                               fetch), then-load (the cached value, then the
+                               fetched one), network-first (fetch; the cached value
+                               if the fetch fails).
           -h, --help           Show this help.
 
         EXIT STATUS:
@@ -49,6 +66,8 @@ public struct Options: Sendable, Equatable {
           (the error is printed on standard error), 64 for a bad command line.
           With --database: 0 when contacts were shown from the database, even if the
           sync failed; 1 when there was nothing to show.
+          With --cache: 0 when a value was shown or none is cached (require); 1 when
+          nothing could be shown.
         """
 
     /// Parses `arguments` (without the program name).
@@ -57,6 +76,7 @@ public struct Options: Sendable, Equatable {
     public static func parse(_ arguments: some Sequence<String>) throws -> Options {
         var options = Options()
         var remaining = Array(arguments)[...]
+        var policyGiven = false
         while let argument = remaining.popFirst() {
             switch argument {
             case "-h", "--help":
@@ -76,6 +96,16 @@ public struct Options: Sendable, Equatable {
                 options.databasePath = try value(after: argument, in: &remaining)
             case "--offline":
                 options.offline = true
+            case "--cache":
+                options.cachePath = try value(after: argument, in: &remaining)
+            case "--policy":
+                let value = try value(after: argument, in: &remaining)
+                guard let policy = policyNames[value] else {
+                    let names = policyNames.keys.sorted().joined(separator: ", ")
+                    throw UsageError(message: "--policy needs one of \(names), got '\(value)'")
+                }
+                options.policy = policy
+                policyGiven = true
             default:
                 throw UsageError(message: "unknown argument '\(argument)'")
             }
@@ -83,8 +113,20 @@ public struct Options: Sendable, Equatable {
         if options.offline && options.databasePath == nil {
             throw UsageError(message: "--offline needs --database PATH: there is nothing stored to show without one")
         }
+        if options.databasePath != nil && options.cachePath != nil {
+            throw UsageError(message: "--database and --cache are two ways to keep the contacts; choose one")
+        }
+        if policyGiven && options.cachePath == nil {
+            throw UsageError(message: "--policy needs --cache PATH: it says how to use the cache")
+        }
         return options
     }
+
+    /// The `--policy` names.
+    static let policyNames: [String: CachePolicy] = [
+        "prefer": .returnCacheElseLoad, "require": .returnCacheDontLoad, "ignore": .reloadIgnoringCache,
+        "then-load": .returnCacheThenLoad, "network-first": .loadElseReturnCache,
+    ]
 
     /// The longest time an option takes: one day.
     static let longestDuration = 86_400.0

@@ -36,6 +36,11 @@ public enum SellerContactsCommand {
         let client = APIClient(transport: .standard(limits: limits))
         let apiManager = SellerContactsAPIManager(urlStore: urlStore, client: client)
         console.write("source: \(urlStore.sellerContactsURL.redactedForDisplay.escapingControlCharacters)\n")
+        if let path = options.cachePath {
+            return await runCached(
+                cache: path, policy: options.policy, source: urlStore.sellerContactsURL, apiManager: apiManager,
+                console: console)
+        }
         if let path = options.databasePath {
             return await runOfflineFirst(
                 database: path, apiManager: apiManager, offline: options.offline, console: console)

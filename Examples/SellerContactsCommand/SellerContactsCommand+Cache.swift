@@ -1,0 +1,76 @@
+import ContentLoadingRepository
+import ContentLoadingSupport
+import ExampleSupport
+import Foundation
+import SellerContacts
+
+extension SellerContactsCommand {
+    /// The keyed-cache flow: reads the contacts of the source URL through a memory tier and
+    /// the disk cache at `path` with `policy`, printing each value with its origin and age
+    /// until the read has nothing more on the way.
+    static func runCached(
+        cache path: String, policy: CachePolicy, source: URL, apiManager: SellerContactsAPIManager, console: Console
+    ) async -> Int32 {
+        console.write("cache: \(path.escapingControlCharacters)\n")
+        let repository: KeyedRepository<String, [SellerContacts]>
+        do {
+            repository = KeyedRepository(disk: try DiskCache(.file(path: path))) { _ in
+                try await apiManager.sellerContacts().sortedByOrder()
+            }
+        } catch {
+            reportError(error, console: console)
+            return 1
+        }
+        // NB: the source URL is the key, so two sources never share an entry.
+        let key = source.absoluteString
+        let status = await show(repository.events(for: key, policy: policy), policy: policy, console: console)
+        // NB: a read delivers a fetched value before the disk tier has it; the process must
+        // not exit before the write ends.
+        await repository.fetchSettled(key)
+        return status
+    }
+
+    /// Prints the events of a read until it has nothing more on the way; returns the exit status.
+    private static func show(
+        _ events: AsyncStream<CacheEvent<[SellerContacts]>>, policy: CachePolicy, console: Console
+    ) async -> Int32 {
+        var shown = false
+        for await event in events {
+            switch event {
+            case .value(let cached):
+                shown = true
+                print(cached, console: console)
+                if !cached.isRefreshing { return 0 }
+            case .noValue:
+                console.write("no cached value\n")
+                return shown || policy == .returnCacheDontLoad ? 0 : 1
+            case .error(let error):
+                let outcome =
+                    shown
+                    ? "the refresh failed; the value above stays"
+                    : policy == .loadElseReturnCache ? "the fetch failed; reading the cache" : "nothing to show"
+                console.write("error: \(outcome)\n")
+                reportError(error, console: console)
+                // NB: a network-first read answers a failed fetch with the cached value or
+                // "no value", which follows.
+                if policy != .loadElseReturnCache { return shown ? 0 : 1 }
+            }
+        }
+        return 1
+    }
+
+    /// "value: 3 contacts from disk, 12.5 s old (stale), refreshing", then the table.
+    private static func print(_ cached: CachedValue<[SellerContacts]>, console: Console) {
+        let count = cached.value.count
+        var line = "value: \(count) contact\(count == 1 ? "" : "s") from \(cached.origin), \(seconds(cached.age)) old"
+        if cached.isStale { line += " (stale)" }
+        if cached.isRefreshing { line += ", refreshing" }
+        console.write(line + "\n\n" + ContactsTable.render(cached.value) + "\n")
+    }
+
+    /// A duration in seconds with one decimal: "12.5 s".
+    private static func seconds(_ duration: Duration) -> String {
+        let tenths = (Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) * 10
+        return "\(Double(tenths.rounded()) / 10) s"
+    }
+}
