@@ -76,15 +76,29 @@ final class HTTPExchange: Sendable {
         }
     }
 
-    /// The session finished the task, with `error` when it failed.
+    /// The session finished the task, with `error` when it failed. Nothing happens when the
+    /// exchange was abandoned.
     func complete(error: (any Error)?) {
-        let (continuation, result) = state.withLock { state in
-            let result = outcome(of: state, error: error)
+        finish { state in outcome(of: state, error: error) }
+    }
+
+    /// Ends the exchange with `error` now (a deadline, a cancellation), without waiting for the
+    /// session to finish the task: the caller returns at once, whenever the session gets to it.
+    func abandon(with error: any Error) {
+        finish { _ in .failure(error) }
+    }
+
+    /// Records the result `decide` makes, unless there is one, and resumes the caller if it waits.
+    private func finish(_ decide: (State) -> Result<TransportResponse, any Error>) {
+        let (continuation, result) = state.withLock {
+            state -> (CheckedContinuation<TransportResponse, any Error>?, Result<TransportResponse, any Error>?) in
+            guard state.result == nil else { return (nil, nil) }
+            let result = decide(state)
             state.result = result
             defer { state.continuation = nil }
             return (state.continuation, result)
         }
-        continuation?.resume(with: result)
+        if let continuation, let result { continuation.resume(with: result) }
     }
 
     private func outcome(of state: State, error: (any Error)?) -> Result<TransportResponse, any Error> {

@@ -24,21 +24,10 @@ final class HTTPSession: Sendable {
     deinit { session.finishTasksAndInvalidate() }
 
     /// Loads `url` within `limits`.
+    ///
+    /// A cancellation or the deadline ends the load at once: the caller does not wait for the
+    /// session to wind the task down.
     func fetch(_ url: URL, limits: TransportLimits) async throws -> TransportResponse {
-        try await withThrowingTaskGroup(of: TransportResponse.self) { group in
-            group.addTask { try await self.send(url, limits: limits) }
-            group.addTask {
-                // NB: a deadline, not synchronisation: whichever child ends first decides.
-                try await Task.sleep(for: limits.deadline)
-                throw APIError.deadlineExceeded(url: url, after: limits.deadline)
-            }
-            defer { group.cancelAll() }
-            guard let response = try await group.next() else { throw CancellationError() }
-            return response
-        }
-    }
-
-    private func send(_ url: URL, limits: TransportLimits) async throws -> TransportResponse {
         var request = URLRequest(url: url)
         request.timeoutInterval = limits.idleTimeout.seconds
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -47,12 +36,20 @@ final class HTTPSession: Sendable {
         // NB: registered before anything can cancel the task, so its completion always finds
         // the exchange, which keeps the result until the caller waits for it.
         delegate.register(exchange, for: task)
+        let deadline = Task {
+            // NB: a deadline, not synchronisation: it ends a load still running when it passes.
+            try await Task.sleep(for: limits.deadline)
+            exchange.abandon(with: APIError.deadlineExceeded(url: url, after: limits.deadline))
+            task.cancel()
+        }
+        defer { deadline.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 exchange.start(continuation)
                 task.resume()
             }
         } onCancel: {
+            exchange.abandon(with: CancellationError())
             task.cancel()
         }
     }
