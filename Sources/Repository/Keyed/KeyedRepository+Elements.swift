@@ -1,0 +1,60 @@
+import Foundation
+
+extension KeyedRepository {
+    /// Saves one element of the lists this repository holds: every list that holds an element
+    /// with the same id gets it in that element's place, order kept, and every live reader of
+    /// those lists gets the new list at once (origin ``CacheOrigin/local``), with no request.
+    ///
+    /// Lists are stored whole under their key (in memory, and as one entry on disk); an
+    /// element save patches each list in the memory tier or with a live reader, and writes the
+    /// patched list through the tiers. A fetch of a list that started before the save never
+    /// overwrites it; a list written meanwhile is patched again.
+    ///
+    /// ```swift
+    /// let lists = KeyedRepository<SearchKey, [Contact]>(fetch: api.search)
+    /// try await lists.save(element: edited)   // every list showing `edited.id` shows the edit
+    /// ```
+    ///
+    /// - Note: A list that is only on disk (evicted from memory, no live reader) is not
+    ///   patched: it keeps the old element until its next fetch or save.
+    /// - Returns: The keys of the lists that held the element.
+    /// - Throws: The first ``CacheError`` of a disk write; every list is patched in memory and
+    ///   delivered all the same.
+    @discardableResult
+    public func save<Element: Identifiable & Sendable>(element: Element) async throws -> [Key]
+    where Value == [Element] {
+        var keys = Set(memory.keysByRecency)
+        keys.formUnion(observedChannels.map(\.0))
+        var patched: [Key] = []
+        var failure: (any Error)?
+        for key in keys {
+            do {
+                if try await patch(key, with: element) { patched.append(key) }
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+        return patched
+    }
+
+    /// Replaces the element with `element`'s id in the list of `key`; `false` when the list
+    /// is not cached or does not hold it.
+    private func patch<Element: Identifiable & Sendable>(_ key: Key, with element: Element) async throws -> Bool
+    where Value == [Element] {
+        let channel = channel(for: key)
+        while true {
+            let seen = channel.writtenVersion
+            guard let hit = await lookUp(key).hit,
+                let position = hit.value.firstIndex(where: { $0.id == element.id })
+            else { return false }
+            var list = hit.value
+            list[position] = element
+            let version = nextVersion()
+            // NB: a list written since it was read is read and patched again.
+            guard channel.claim(version, ifUnwrittenSince: seen) else { continue }
+            try await writeThrough(list, for: key, in: channel, version: version, origin: .local)
+            return true
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import ContentLoadingRepository
+import ContentLoadingTesting
+import Foundation
+import Testing
+
+/// Screen A shows a list, screen B edits one element and saves it: A shows the edit.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct KeyedRepositoryElementTests {
+    struct Item: Identifiable, Codable, Sendable, Equatable {
+        let id: Int
+        var name: String
+    }
+
+    static let lists: [String: [Item]] = [
+        "all": [Item(id: 1, name: "one"), Item(id: 2, name: "two"), Item(id: 3, name: "three")],
+        "favourites": [Item(id: 3, name: "three"), Item(id: 2, name: "two")],
+        "other": [Item(id: 4, name: "four")],
+    ]
+
+    @Test func aSavedElementReachesEveryListHoldingItInPlaceWithoutARequest() async throws {
+        let loader = ControlledLoader<String, [Item]>()
+        let repository = KeyedRepository<String, [Item]>(fetch: loader.load)
+        for (key, list) in Self.lists { try await repository.save(list, for: key) }
+        let all = record(repository.events(for: "all"))
+        let favourites = record(repository.events(for: "favourites"))
+        let other = record(repository.events(for: "other"))
+        _ = await all.values(count: 1)
+        _ = await favourites.values(count: 1)
+        _ = await other.values(count: 1)
+
+        let patched = try await repository.save(element: Item(id: 2, name: "TWO"))
+        #expect(Set(patched) == ["all", "favourites"])
+        let allNow = try #require(await all.values(count: 2).last?.cachedValue)
+        #expect(allNow.value.map(\.name) == ["one", "TWO", "three"], "order kept")
+        #expect(allNow.origin == .local)
+        #expect(
+            try #require(await favourites.values(count: 2).last?.cachedValue).value.map(\.name) == ["three", "TWO"])
+        #expect(other.elements.count == 1, "a list without the element hears nothing")
+        #expect(loader.calls.isEmpty, "no request")
+        #expect(try await repository.value(for: "all")?.value[1].name == "TWO", "a later reader gets the edit")
+    }
+
+    @Test func aFetchThatStartedBeforeTheElementSaveDoesNotUndoIt() async throws {
+        let loader = ControlledLoader<String, [Item]>()
+        let repository = KeyedRepository<String, [Item]>(fetch: loader.load)
+        try await repository.save(Self.lists["all"]!, for: "all")
+        let reader = record(repository.events(for: "all", policy: .returnCacheThenLoad))
+        let fetch = try await loader.call(0)
+        try await repository.save(element: Item(id: 1, name: "ONE"))
+        loader.complete(fetch, returning: Self.lists["all"]!)
+        await repository.fetchSettled("all")
+        #expect(try await repository.value(for: "all")?.value.first?.name == "ONE")
+        let names = await reader.values(count: 2).compactMap { $0.cachedValue?.value.first?.name }
+        #expect(names == ["one", "ONE"])
+    }
+
+    @Test func elementSavesInterleavedWithListWritesNeverLoseEither() async throws {
+        let repository = KeyedRepository<String, [Item]>(fetch: { _ in [] })
+        let base = (0..<50).map { Item(id: $0, name: "v0") }
+        try await repository.save(base, for: "all")
+        await withTaskGroup(of: Void.self) { group in
+            for id in 0..<50 {
+                group.addTask { _ = try? await repository.save(element: Item(id: id, name: "edited")) }
+            }
+        }
+        let names = try #require(try await repository.value(for: "all")).value.map(\.name)
+        #expect(names == Array(repeating: "edited", count: 50), "every concurrent element save landed")
+    }
+}
