@@ -28,6 +28,18 @@ struct KeyedRepositoryPolicyTests {
         #expect(remote.fetchCount == 1)
     }
 
+    @Test func cachedValueReadsMemoryAtOnceAndNeverAnExpiredValue() async throws {
+        let repository = repository()
+        #expect(repository.cachedValue(for: "a") == nil)
+        try await repository.save("saved", for: "a")
+        clock.advance(by: 61)
+        let cached = try #require(repository.cachedValue(for: "a"))
+        #expect(cached.value == "saved" && cached.origin == .memory && cached.isStale)
+        clock.advance(by: 600)
+        #expect(repository.cachedValue(for: "a") == nil)
+        #expect(remote.fetchCount == 0)
+    }
+
     @Test func requireCacheIsNoValueOnAMissAndNeverFetches() async throws {
         let repository = repository()
         let events = record(repository.events(for: "a", policy: .returnCacheDontLoad))

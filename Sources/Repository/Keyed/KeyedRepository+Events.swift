@@ -29,6 +29,16 @@ extension KeyedRepository {
         return stream
     }
 
+    /// The value of `key` in the memory tier, now, without waiting: for a view's first frame or
+    /// a synchronous check. `nil` on a miss (the disk tier is not read) or when it has expired.
+    public func cachedValue(for key: Key) -> CachedValue<Value>? {
+        guard let entry = memory.entry(for: key) else { return nil }
+        let date = now()
+        guard !isExpired(entry.writtenAt, at: date) else { return nil }
+        let stale = isStale(writtenAt: entry.writtenAt, version: entry.version, in: channel(for: key), at: date)
+        return CachedValue(value: entry.value, origin: .memory, age: age(of: entry.writtenAt, at: date), isStale: stale)
+    }
+
     /// The first value (or `nil` for "no value") that a read of `key` with `policy` delivers.
     ///
     /// - Throws: The first error the read delivers before a value (for a
