@@ -1,7 +1,7 @@
 import ContentLoading
+import Dispatch
 import Observation
 import OpenCombine
-import Dispatch
 import OpenCombineDispatch
 
 /// The instant loader every refresh scenario uses.

@@ -1,7 +1,9 @@
 // Runs every scenario, the kit and its comparison in the same process, interleaved, and prints
 // each ratio (median of several runs) against its target.
+import ContentLoadingRepository
 import Foundation
 import Scenarios
+import SellerContacts
 
 struct Row {
     let scenario: String
@@ -200,6 +202,69 @@ func report() async throws -> [Row] {
                 scenario: "7. released view models deinitialised", measured: "\(released) of 1,000", target: "all",
                 passed: released == 1_000))
     }
+    if wanted(8) { rows += try await cacheRows(runs: runs) }
+    return rows
+}
+
+/// 8. The keyed cache, C1–C5.
+@MainActor
+func cacheRows(runs: Int) async throws -> [Row] {
+    var rows: [Row] = []
+    let contacts = SQLiteScenario.contacts(100)
+    // C1: memory hit vs a dictionary under a lock.
+    let memory = KeyedRepository<String, [SellerContacts]> { _ in contacts }
+    try await memory.save(contacts, for: "seller")
+    let dictionary = LockedValue(["seller": contacts])
+    let hits = 100_000
+    let (hitTime, dictionaryTime) = await interleaved(
+        runs: runs, { _ = CacheScenario.memoryHits(memory, count: hits) },
+        { _ = CacheScenario.dictionaryHits(dictionary, count: hits) })
+    rows.append(
+        Row(
+            scenario: "C1. memory hit / Dictionary under a lock (\(ms(hitTime / hits * 1000)) per 1,000)",
+            measured: format(ratio(hitTime, dictionaryTime)), target: "≤ 3.00",
+            passed: ratio(hitTime, dictionaryTime) <= 3))
+    // C2: disk hit (cold memory) vs raw SELECT + JSONDecoder, 100 contacts.
+    let path = try CacheScenario.freshCachePath()
+    let disk = try await CacheScenario.diskRepository(at: path, holding: contacts)
+    let reads = 300
+    let (diskTime, selectTime) = try await interleaved(
+        runs: runs, { try await CacheScenario.diskHits(disk, count: reads) },
+        { try CacheScenario.rawSelects(path: path, count: reads) })
+    rows.append(
+        Row(
+            scenario: "C2. disk hit, cold memory / raw SELECT + JSONDecoder (\(ms(diskTime / reads)) per read)",
+            measured: format(ratio(diskTime, selectTime)), target: "≤ 1.30", passed: ratio(diskTime, selectTime) <= 1.3)
+    )
+    // C3: single flight and parallel keys.
+    let one = try await CacheScenario.concurrentLoads(1_000, distinctKeys: false)
+    rows.append(
+        Row(
+            scenario: "C3. 1,000 concurrent loads of one key: fetches", measured: "\(one.fetches)", target: "1",
+            passed: one.fetches == 1))
+    let distinct = try await CacheScenario.concurrentLoads(1_000, distinctKeys: true)
+    rows.append(
+        Row(
+            scenario: "C3. 1,000 distinct keys: fetches (most in flight at once: \(distinct.peak))",
+            measured: "\(distinct.fetches)", target: "1000, concurrent",
+            passed: distinct.fetches == 1_000 && distinct.peak > 1))
+    // C4: one element saved into a 100,000-element list with one live reader.
+    let elements = try await ElementSaveScenario(count: 100_000)
+    let (elementTime, storeTime) = try await interleaved(
+        runs: runs, { try await elements.kit() }, { try await elements.store() })
+    rows.append(
+        Row(
+            scenario:
+                "C4. save one element of 100,000, one live reader / store write + re-read (\(ms(elementTime)) vs \(ms(storeTime)))",
+            measured: format(ratio(elementTime, storeTime)), target: "≤ 0.10",
+            passed: ratio(elementTime, storeTime) <= 0.1))
+    // C5: LRU eviction, time per put flat.
+    let (small, large) = try await interleaved(
+        runs: 3, { try await CacheScenario.evictingPuts(100_000) }, { try await CacheScenario.evictingPuts(200_000) })
+    rows.append(
+        Row(
+            scenario: "C5. LRU over 1,000 entries: t(200,000 puts) / t(100,000) (\(ms(small)) for 100,000)",
+            measured: format(ratio(large, small)), target: "≤ 2.20", passed: ratio(large, small) <= 2.2))
     return rows
 }
 
