@@ -35,7 +35,8 @@ extension KeyedRepository {
         guard let entry = memory.entry(for: key) else { return nil }
         let date = now()
         guard !isExpired(entry.writtenAt, at: date) else { return nil }
-        let stale = isStale(writtenAt: entry.writtenAt, version: entry.version, in: channel(for: key), at: date)
+        // NB: no channel is made for a key nobody reads: an invalidation needs one.
+        let stale = isStale(writtenAt: entry.writtenAt, version: entry.version, in: existingChannel(for: key), at: date)
         return CachedValue(value: entry.value, origin: .memory, age: age(of: entry.writtenAt, at: date), isStale: stale)
     }
 

@@ -70,6 +70,11 @@ public final class KeyedRepository<Key: CacheKey, Value: Codable & Sendable>: Se
         }
     }
 
+    /// The channel of `key` if it was made, without making one.
+    func existingChannel(for key: Key) -> KeyChannel<Value>? {
+        channels.withLock { $0[key] }
+    }
+
     /// Every channel with live readers.
     var observedChannels: [(Key, KeyChannel<Value>)] {
         channels.withLock { $0.filter { $0.value.readers.subscriberCount > 0 }.map { ($0.key, $0.value) } }
@@ -92,8 +97,8 @@ public final class KeyedRepository<Key: CacheKey, Value: Codable & Sendable>: Se
     }
 
     /// Whether a value written at `writtenAt` with `version` is stale at `date`.
-    func isStale(writtenAt: Date, version: UInt64, in channel: KeyChannel<Value>, at date: Date) -> Bool {
-        age(of: writtenAt, at: date) >= ages.staleAfter || channel.isInvalidated(version)
+    func isStale(writtenAt: Date, version: UInt64, in channel: KeyChannel<Value>?, at date: Date) -> Bool {
+        age(of: writtenAt, at: date) >= ages.staleAfter || channel?.isInvalidated(version) == true
             || version <= invalidatedThrough.withLock { $0 }
     }
 
