@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "KitTestSupport", path: "Tests/Support", resources: [.copy("Resources/fixture_server.py")]),
         // A child process for the stream deadlock test: run with a time limit, killed if it hangs.
         .executableTarget(
-            name: "stream-stress", dependencies: ["ContentLoading", "ContentLoadingRepository", "ContentLoadingSupport"],
+            name: "stream-stress",
+            dependencies: ["ContentLoading", "ContentLoadingRepository", "ContentLoadingSupport"],
             path: "Tests/StreamStress"),
         .testTarget(
             name: "ContentLoadingTests",
@@ -73,6 +74,7 @@ let package = Package(
             name: "RepositoryTests",
             dependencies: [
                 "ContentLoadingRepository", "ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport",
+                "KitTestSupport",
             ]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import ContentLoading
+import KitTestSupport
 import Testing
 
 private struct Failure: Error, Equatable { let input: Int }
@@ -198,18 +199,5 @@ private func start(_ machine: inout Machine, _ input: Int, sourceLocation: Sourc
             }
         }
         #expect(discarded > 1_000, "the run exercised stale results")
-    }
-}
-
-/// A small deterministic generator so a failing random test can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

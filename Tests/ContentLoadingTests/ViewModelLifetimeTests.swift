@@ -1,5 +1,6 @@
 import ContentLoading
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 /// Releasing a model cancels its work and finishes its streams; its task never keeps it alive.

@@ -2,6 +2,7 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Saves interleaved with fetches at random: no value of a fetch that started before a save is
@@ -12,13 +13,13 @@ struct KeyedRepositoryRaceTests {
     /// 2 × 5,000 runs of 2 to 7 random steps: start a fetch, complete one, save.
     @Test(arguments: [1, 2])
     func savesAlwaysWinOverFetchesThatStartedBeforeThem(seed: UInt64) async throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for run in 0..<5_000 {
             try await oneRun(&random, run: run)
         }
     }
 
-    private func oneRun(_ random: inout SeededRandom, run: Int) async throws {
+    private func oneRun(_ random: inout SeededGenerator, run: Int) async throws {
         let loader = ControlledLoader<String, String>()
         let repository = KeyedRepository<String, String>(fetch: loader.load)
         let reader = record(repository.events(for: "k", policy: .returnCacheDontLoad))
@@ -63,18 +64,5 @@ struct KeyedRepositoryRaceTests {
         if saves > 0, let final, final.hasPrefix("fetch") {
             #expect(savesBeforeFetch[Int(final.split(separator: " ")[1])!]! == saves, "run \(run): final \(final)")
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing run replays from its seed.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -43,17 +43,8 @@ struct DatabaseProcessesTests {
         let stored = (1...3).map { SellerContacts(address: "Street \($0)", order: $0, phone: nil) }
         try await SQLiteStore<SellerContacts>(.file(path: path)).replaceAll(with: stored, syncedAt: nil)
         try SQLiteDatabase(.file(path: path)).execute("PRAGMA journal_mode = DELETE")
-        let script = """
-            import sqlite3, sys
-            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
-            connection.execute("BEGIN IMMEDIATE")
-            connection.execute("DELETE FROM seller_contacts")
-            print("locked", flush=True)
-            sys.stdin.read()
-            """
-        let holder = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", script, path])
+        let holder = try ChildProcess.holdingSQLiteWriteLock(on: path, running: "DELETE FROM seller_contacts")
         defer { holder.stop() }
-        #expect(try holder.readLine() == "locked")
         let reader = try SQLiteStore<SellerContacts>(.file(path: path))
         #expect(try await reader.fetchAll() == stored)
     }

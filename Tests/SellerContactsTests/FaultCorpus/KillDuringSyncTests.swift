@@ -31,7 +31,7 @@ struct KillDuringSyncTests {
         #expect(await first.exitStatus(within: .seconds(60)) == 0, "the first sync: \(first.remainingErrors())")
 
         let seed = UInt64.random(in: 0...UInt64.max)
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var killed = 0
         for round in 0..<Self.rounds {
             let target = versions[round % 2 == 0 ? 1 : 0]
@@ -53,18 +53,5 @@ struct KillDuringSyncTests {
             #expect(labels == ["Version 1"] || labels == ["Version 2"], "round \(round), seed \(seed): \(labels)")
         }
         #expect(killed > 0, "at least one run was killed before it ended (seed \(seed))")
-    }
-}
-
-/// A small seeded generator, so a failing run can be replayed from its printed seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
