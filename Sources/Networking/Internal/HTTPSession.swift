@@ -36,14 +36,12 @@ final class HTTPSession: Sendable {
         // NB: registered before anything can cancel the task, so its completion always finds
         // the exchange, which keeps the result until the caller waits for it.
         delegate.register(exchange, for: task)
-        // NB: the deadline and the cancellations run on a Dispatch queue, not in the concurrency
-        // pool: `cancel()` can block while the session is busy, and a pool whose threads are all
-        // busy would postpone the deadline.
-        let deadline = DispatchWorkItem {
+        let deadline = Task {
+            // NB: a deadline, not synchronisation: it ends a load still running when it passes.
+            try await Task.sleep(for: limits.deadline)
             exchange.abandon(with: APIError.deadlineExceeded(url: url, after: limits.deadline))
             task.cancel()
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + limits.deadline.seconds, execute: deadline)
         defer { deadline.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -52,7 +50,7 @@ final class HTTPSession: Sendable {
             }
         } onCancel: {
             exchange.abandon(with: CancellationError())
-            DispatchQueue.global().async { task.cancel() }
+            task.cancel()
         }
     }
 }
