@@ -42,10 +42,28 @@ struct SpawnedChild {
         }
         posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
 
+        // NB: the child starts with no blocked signals and default handlers, whatever the
+        // spawning thread had (the pool's threads block signals; a child would inherit that and
+        // ignore the SIGTERM of `stop()`).
+        #if canImport(Darwin)
+            var attributes: posix_spawnattr_t?
+        #else
+            var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let result = posix_spawn(&pid, path, &actions, nil, argv, environment)
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environment)
         for descriptor in [stdin.read, stdout.write, stderr.write] { close(descriptor) }
         guard result == 0 else {
             for descriptor in [stdin.write, stdout.read, stderr.read] { close(descriptor) }
