@@ -5,7 +5,7 @@ import ContentLoading
 /// ```swift
 /// let recorder = StateRecorder(model)           // subscribes now; first state is the current one
 /// model.refresh()
-/// #expect(await recorder.phases(count: 3) == [.unloaded, .loading, .success])
+/// #expect(try await recorder.phases(count: 3) == [.unloaded, .loading, .success])
 /// ```
 ///
 /// A ``StreamRecorder`` of the model's ``ContentLoadingViewModel/states``, with phases.
@@ -32,18 +32,30 @@ public final class StateRecorder<Value: Sendable> {
 
     /// Waits until at least `count` states are recorded (or the stream finished) and returns
     /// the first `count`.
-    public func states(count: Int) async -> [ContentLoadingState<Value>] {
-        await recorder.values(count: count)
+    ///
+    /// - Throws: ``RecorderTimeout`` (listing the states recorded) when `timeout` passes
+    ///   first; `CancellationError` when the waiting task is cancelled.
+    public func states(
+        count: Int, timeout: Duration = StreamRecorder<ContentLoadingState<Value>>.defaultTimeout
+    ) async throws -> [ContentLoadingState<Value>] {
+        try await recorder.values(count: count, timeout: timeout)
     }
 
-    /// The phases of ``states(count:)``.
-    public func phases(count: Int) async -> [ContentLoadingPhase] {
-        await states(count: count).map(\.phase)
+    /// The phases of ``states(count:timeout:)``.
+    public func phases(
+        count: Int, timeout: Duration = StreamRecorder<ContentLoadingState<Value>>.defaultTimeout
+    ) async throws -> [ContentLoadingPhase] {
+        try await states(count: count, timeout: timeout).map(\.phase)
     }
 
-    /// Waits for the next state after the ones already recorded, or `nil` when the stream
+    /// The first state not yet returned by an earlier `next`, waiting for it if it has not
+    /// arrived (a state that arrived before the call is never skipped); `nil` when the stream
     /// finishes first.
-    public func next() async -> ContentLoadingState<Value>? {
-        await recorder.next()
+    ///
+    /// - Throws: ``RecorderTimeout`` or `CancellationError`, as ``states(count:timeout:)``.
+    public func next(
+        timeout: Duration = StreamRecorder<ContentLoadingState<Value>>.defaultTimeout
+    ) async throws -> ContentLoadingState<Value>? {
+        try await recorder.next(timeout: timeout)
     }
 }

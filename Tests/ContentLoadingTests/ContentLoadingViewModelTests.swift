@@ -5,17 +5,17 @@ import Testing
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct ContentLoadingViewModelTests {
-    @Test func subclassOverridingLoadGoesUnloadedLoadingSuccess() async {
+    @Test func subclassOverridingLoadGoesUnloadedLoadingSuccess() async throws {
         let model = DoublingModel()
         let recorder = StateRecorder(model)
         let settled = await model.refresh(21).settled()
         #expect(settled == .success(42))
-        #expect(await recorder.states(count: 3) == [.unloaded, .loading(previous: nil), .success(42)])
+        #expect(try await recorder.states(count: 3) == [.unloaded, .loading(previous: nil), .success(42)])
         #expect(model.content == 42)
         #expect(!model.isLoading)
     }
 
-    @Test func errorKeepsContentAndClearsOnTheNextValue() async {
+    @Test func errorKeepsContentAndClearsOnTheNextValue() async throws {
         let model = DoublingModel()
         await model.refresh(1).settled()
         let failed = await model.refresh(-1).settled()
@@ -42,7 +42,7 @@ struct ContentLoadingViewModelTests {
         model.refresh(3)
         try await loader.complete(loader.call(2), returning: 3)
         #expect(
-            await recorder.states(count: 5) == [
+            try await recorder.states(count: 5) == [
                 .unloaded, .loading(previous: nil), .success(2), .loading(previous: 2), .success(3),
             ])
     }
@@ -75,7 +75,7 @@ struct ContentLoadingViewModelTests {
         #expect(errors.elements.isEmpty)
     }
 
-    @Test func producerThatFinishesWithoutAValueSettlesEmpty() async {
+    @Test func producerThatFinishesWithoutAValueSettlesEmpty() async throws {
         let model = StreamingModel()
         model.refresh()
         model.feed.finish()
@@ -83,13 +83,13 @@ struct ContentLoadingViewModelTests {
         #expect(!model.isLoading)
     }
 
-    @Test func selfCancellingLoadIsNotAnError() async {
+    @Test func selfCancellingLoadIsNotAnError() async throws {
         let model = ContentLoadingViewModel<Void, Int> { throw CancellationError() }
         #expect(await model.refresh().settled() == .unloaded)
         #expect(model.lastError == nil)
     }
 
-    @Test func multiValueProducerReentersTheMachinePerValueAndErrorKeepsContent() async {
+    @Test func multiValueProducerReentersTheMachinePerValueAndErrorKeepsContent() async throws {
         let model = StreamingModel()
         let recorder = StateRecorder(model)
         model.refresh()
@@ -98,14 +98,14 @@ struct ContentLoadingViewModelTests {
         model.feed.yield([2, 3])
         model.feed.finish(throwing: LoadFailure(input: 9))
         #expect(
-            await recorder.states(count: 6) == [
+            try await recorder.states(count: 6) == [
                 .unloaded, .loading(previous: nil), .success([1]), .empty, .success([2, 3]),
                 .error(LoadFailure(input: 9), previous: [2, 3]),
             ])
         #expect(model.content == [2, 3])
     }
 
-    @Test func isEmptyDefaultsToCollectionEmptiness() async {
+    @Test func isEmptyDefaultsToCollectionEmptiness() async throws {
         let list = ContentLoadingViewModel<Void, [Int]> { [] }
         let text = ContentLoadingViewModel<Void, String> { "" }
         let number = ContentLoadingViewModel<Void, Int> { 0 }
@@ -114,7 +114,7 @@ struct ContentLoadingViewModelTests {
         #expect(await number.refresh().settled() == .success(0))
     }
 
-    @Test func everyStateSubscriberSeesTheCurrentStateThenEveryTransition() async {
+    @Test func everyStateSubscriberSeesTheCurrentStateThenEveryTransition() async throws {
         let model = DoublingModel()
         let early = StateRecorder(model)
         let alsoEarly = StateRecorder(model)
@@ -124,20 +124,20 @@ struct ContentLoadingViewModelTests {
         let expected: [ContentLoadingState<Int>] = [
             .unloaded, .loading(previous: nil), .success(2), .loading(previous: 2), .success(4),
         ]
-        #expect(await early.states(count: 5) == expected)
-        #expect(await alsoEarly.states(count: 5) == expected)
-        #expect(await late.states(count: 3) == Array(expected.suffix(3)))
+        #expect(try await early.states(count: 5) == expected)
+        #expect(try await alsoEarly.states(count: 5) == expected)
+        #expect(try await late.states(count: 3) == Array(expected.suffix(3)))
     }
 
-    @Test func contentAndErrorStreamsReportChanges() async {
+    @Test func contentAndErrorStreamsReportChanges() async throws {
         let model = DoublingModel()
         let contents = StreamRecorder(model.contents)
         let errors = StreamRecorder(model.errors)
         await model.refresh(1).settled()
         await model.refresh(-5).settled()
         await model.refresh(2).settled()
-        #expect(await contents.values(count: 3) == [nil, 2, 4])
-        #expect(await errors.values(count: 1).map { $0 as? LoadFailure } == [LoadFailure(input: -5)])
+        #expect(try await contents.values(count: 3) == [nil, 2, 4])
+        #expect(try await errors.values(count: 1).map { $0 as? LoadFailure } == [LoadFailure(input: -5)])
     }
 
     @Test func joinPolicyServesEveryRefreshWithOneLoad() async throws {

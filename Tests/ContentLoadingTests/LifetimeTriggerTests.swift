@@ -29,7 +29,7 @@ struct ViewModelLifetimeTriggerTests {
         model.viewLifetime = .willAppear
         #expect(model.isLoading)
         try await loader.complete(loader.call(0), returning: 1)
-        #expect(await recorder.states(count: 3).last == .success(1))
+        #expect(try await recorder.states(count: 3).last == .success(1))
         clock.advance(by: .seconds(30))
         model.viewLifetime = .willAppear
         #expect(!model.isLoading, "content 30 s old is fresh")
@@ -38,7 +38,7 @@ struct ViewModelLifetimeTriggerTests {
         model.viewLifetime = .willAppear
         #expect(model.isLoading)
         try await loader.complete(loader.call(1), returning: 2)
-        #expect(await recorder.states(count: 5).last == .success(2))
+        #expect(try await recorder.states(count: 5).last == .success(2))
         #expect(model.contentAge == .zero)
     }
 

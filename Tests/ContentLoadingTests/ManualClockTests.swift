@@ -20,7 +20,7 @@ struct ManualClockTests {
         try await sleeper.value
     }
 
-    @Test func cancelledSleeperThrowsCancellation() async {
+    @Test func cancelledSleeperThrowsCancellation() async throws {
         let clock = ManualClock()
         let sleeper = Task { try await clock.sleep(until: ManualClock.Instant(offset: .seconds(1))) }
         sleeper.cancel()

@@ -9,14 +9,14 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ObservationTests {
     /// Whether reading `read` registered a dependency that `change` then triggered.
-    private func notifies(_ read: @escaping () -> Void, when change: () async -> Void) async -> Bool {
+    private func notifies(_ read: @escaping () -> Void, when change: () async throws -> Void) async rethrows -> Bool {
         let fired = Locked(false)
         withObservationTracking(read) { fired.withLock { $0 = true } }
-        await change()
+        try await change()
         return fired.withLock { $0 }
     }
 
-    @Test func stateContentAndIsLoadingNotifyOnRefresh() async {
+    @Test func stateContentAndIsLoadingNotifyOnRefresh() async throws {
         let model = DoublingModel()
         #expect(await notifies({ _ = model.state }, when: { model.refresh(1) }))
         await model.refresh(1).settled()
@@ -24,13 +24,13 @@ struct ObservationTests {
         #expect(await notifies({ _ = model.isLoading }, when: { model.refresh(3) }))
     }
 
-    @Test func lastErrorNotifiesWhenSetAndCleared() async {
+    @Test func lastErrorNotifiesWhenSetAndCleared() async throws {
         let model = DoublingModel()
         #expect(await notifies({ _ = model.lastError }, when: { await model.refresh(-1).settled() }))
         #expect(await notifies({ _ = model.lastError }, when: { await model.refresh(1).settled() }))
     }
 
-    @Test func viewLifetimeNotifies() async {
+    @Test func viewLifetimeNotifies() async throws {
         let model = DoublingModel()
         #expect(await notifies({ _ = model.viewLifetime }, when: { model.viewLifetime = .willAppear }))
     }
@@ -45,17 +45,17 @@ struct ObservationTests {
         #expect(model.nextPageState == .loading)
         let next = try await loader.call(1)
         let updates = StreamRecorder(model.nextPageStateUpdates)
-        let ended = await notifies(
+        let ended = try await notifies(
             { _ = model.nextPageState },
             when: {
                 loader.complete(next, returning: page(10..<15, next: nil))
-                _ = await updates.values(count: 2)  // loading, then endReached
+                _ = try await updates.values(count: 2)  // loading, then endReached
             })
         #expect(ended)
         #expect(model.nextPageState == .endReached)
     }
 
-    @Test func unrelatedPropertiesDoNotNotify() async {
+    @Test func unrelatedPropertiesDoNotNotify() async throws {
         let model = DoublingModel()
         #expect(!(await notifies({ _ = model.viewLifetime }, when: { await model.refresh(1).settled() })))
     }

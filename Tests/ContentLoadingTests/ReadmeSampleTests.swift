@@ -13,7 +13,7 @@ enum GreetingError: Error { case noName }
 
 @MainActor
 @Suite struct ReadmeSampleTests {
-    @Test func sampleBehavesAsTheReadmeSays() async {
+    @Test func sampleBehavesAsTheReadmeSays() async throws {
         let model = GreetingModel()
         #expect(await model.refresh("Ada").settled().description == #"success(["Hello, Ada!"])"#)
         #expect(await model.refresh("").settled().description == #"error(noName, previous: ["Hello, Ada!"])"#)

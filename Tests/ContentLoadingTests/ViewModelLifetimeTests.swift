@@ -17,23 +17,23 @@ struct ViewModelReleaseTests {
         model = nil
         #expect(released == nil, "the in-flight load does not keep the model alive")
         #expect(loader.pendingCalls.isEmpty, "releasing the model cancelled its load")
-        #expect(await states.all().map(\.phase) == [.unloaded, .loading], "the stream finished")
+        #expect(try await states.all().map(\.phase) == [.unloaded, .loading], "the stream finished")
     }
 
-    @Test func awaitedHandleKeepsATemporaryModelUntilItSettles() async {
+    @Test func awaitedHandleKeepsATemporaryModelUntilItSettles() async throws {
         #expect(await DoublingModel().refresh(2).settled() == .success(4))
     }
 
-    @Test func releasedMultiValueSubclassDeinitialisesWhileObserving() async {
+    @Test func releasedMultiValueSubclassDeinitialisesWhileObserving() async throws {
         var model: StreamingModel? = StreamingModel()
         weak let released = model
         let contents = StreamRecorder(model!.contents)
         model!.refresh()
         model!.feed.yield([1])
-        #expect(await contents.values(count: 2) == [nil, [1]])
+        #expect(try await contents.values(count: 2) == [nil, [1]])
         model = nil
         #expect(released == nil)
-        #expect(await contents.all() == [nil, [1]])
+        #expect(try await contents.all() == [nil, [1]])
     }
 
     @Test func overriddenLoadKeepsTheModelOnlyUntilItReturns() async throws {
@@ -56,7 +56,7 @@ struct ViewModelReleaseTests {
         let call = try await gate.call(0)
         model = nil
         gate.complete(call, returning: ())
-        #expect(await states.all().map(\.phase) == [.unloaded, .loading], "the late result is not applied")
+        #expect(try await states.all().map(\.phase) == [.unloaded, .loading], "the late result is not applied")
         #expect(released == nil)
     }
 }

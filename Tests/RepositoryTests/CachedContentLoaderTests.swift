@@ -27,10 +27,10 @@ struct CachedContentLoaderTests {
         let recorder = StateRecorder(model)
         #expect(await model.refresh("seller-7").settled() == .success("cached"))
         #expect(model.isRefreshing, "the revalidation runs")
-        #expect(await recorder.states(count: 3) == [.unloaded, .loading(previous: nil), .success("cached")])
+        #expect(try await recorder.states(count: 3) == [.unloaded, .loading(previous: nil), .success("cached")])
 
         loader.complete(try await loader.call(0), returning: "fetched")
-        #expect(await recorder.states(count: 4).last == .success("fetched"))
+        #expect(try await recorder.states(count: 4).last == .success("fetched"))
         #expect(!model.isRefreshing)
         #expect(earlier.calls.isEmpty)
     }
@@ -43,7 +43,7 @@ struct CachedContentLoaderTests {
         let recorder = StateRecorder(model)
         _ = await model.refresh("a").settled()
         loader.complete(try await loader.call(0), throwing: URLError(.notConnectedToInternet))
-        let failed = await recorder.states(count: 4).last
+        let failed = try await recorder.states(count: 4).last
         #expect(failed?.phase == .error)
         #expect(failed?.content == "cached")
         #expect(!model.isRefreshing)
@@ -58,7 +58,7 @@ struct CachedContentLoaderTests {
         _ = await model.refresh("a").settled()
         #expect(model.isRefreshing)
         try await repository.save("edited", for: "a")
-        #expect(await recorder.states(count: 4).last == .success("edited"))
+        #expect(try await recorder.states(count: 4).last == .success("edited"))
         #expect(!model.isRefreshing, "the fetch that started before the save cannot overwrite it")
         loader.complete(try await loader.call(0), returning: "stale")
         await repository.fetchSettled("a")

@@ -25,17 +25,17 @@ struct KeyedRepositoryElementTests {
         let all = record(repository.events(for: "all"))
         let favourites = record(repository.events(for: "favourites"))
         let other = record(repository.events(for: "other"))
-        _ = await all.values(count: 1)
-        _ = await favourites.values(count: 1)
-        _ = await other.values(count: 1)
+        _ = try await all.values(count: 1)
+        _ = try await favourites.values(count: 1)
+        _ = try await other.values(count: 1)
 
         let patched = try await repository.save(element: Item(id: 2, name: "TWO"))
         #expect(Set(patched) == ["all", "favourites"])
-        let allNow = try #require(await all.values(count: 2).last?.cachedValue)
+        let allNow = try #require(try await all.values(count: 2).last?.cachedValue)
         #expect(allNow.value.map(\.name) == ["one", "TWO", "three"], "order kept")
         #expect(allNow.origin == .local)
         #expect(
-            try #require(await favourites.values(count: 2).last?.cachedValue).value.map(\.name) == ["three", "TWO"])
+            try #require(try await favourites.values(count: 2).last?.cachedValue).value.map(\.name) == ["three", "TWO"])
         #expect(other.elements.count == 1, "a list without the element hears nothing")
         #expect(loader.calls.isEmpty, "no request")
         #expect(try await repository.value(for: "all")?.value[1].name == "TWO", "a later reader gets the edit")
@@ -51,7 +51,7 @@ struct KeyedRepositoryElementTests {
         loader.complete(fetch, returning: Self.lists["all"]!)
         await repository.fetchSettled("all")
         #expect(try await repository.value(for: "all")?.value.first?.name == "ONE")
-        let names = await reader.values(count: 2).compactMap { $0.cachedValue?.value.first?.name }
+        let names = try await reader.values(count: 2).compactMap { $0.cachedValue?.value.first?.name }
         #expect(names == ["one", "ONE"])
     }
 

@@ -19,7 +19,7 @@ struct KeyedRepositoryPolicyTests {
 
     @Test func preferCacheFetchesOnAMissThenServesMemory() async throws {
         let repository = repository()
-        #expect(await summaries(record(repository.events(for: "a")), count: 1) == ["remote:a v1"])
+        #expect(try await summaries(record(repository.events(for: "a")), count: 1) == ["remote:a v1"])
         clock.advance(by: 10)
         let second = try #require(try await repository.value(for: "a"))
         #expect(second.origin == .memory)
@@ -43,10 +43,11 @@ struct KeyedRepositoryPolicyTests {
     @Test func requireCacheIsNoValueOnAMissAndNeverFetches() async throws {
         let repository = repository()
         let events = record(repository.events(for: "a", policy: .returnCacheDontLoad))
-        #expect(await summaries(events, count: 1) == ["noValue"])
+        #expect(try await summaries(events, count: 1) == ["noValue"])
         #expect(remote.fetchCount == 0)
         try await repository.save("saved", for: "a")
-        #expect(await summaries(events, count: 2) == ["noValue", "local:saved"], "a reader that subscribed on a miss")
+        #expect(
+            try await summaries(events, count: 2) == ["noValue", "local:saved"], "a reader that subscribed on a miss")
         #expect(remote.fetchCount == 0)
     }
 
@@ -54,7 +55,7 @@ struct KeyedRepositoryPolicyTests {
         let repository = repository()
         try await repository.save("old", for: "a")
         #expect(
-            await summaries(record(repository.events(for: "a", policy: .reloadIgnoringCache)), count: 1) == [
+            try await summaries(record(repository.events(for: "a", policy: .reloadIgnoringCache)), count: 1) == [
                 "remote:a v1"
             ])
         #expect(try await repository.value(for: "a", policy: .returnCacheDontLoad)?.value == "a v1")
@@ -64,7 +65,7 @@ struct KeyedRepositoryPolicyTests {
         let repository = repository()
         try await repository.save("cached", for: "a")
         let events = record(repository.events(for: "a", policy: .returnCacheThenLoad))
-        #expect(await summaries(events, count: 2) == ["memory:cached", "remote:a v1"])
+        #expect(try await summaries(events, count: 2) == ["memory:cached", "remote:a v1"])
     }
 
     @Test func networkFirstFallsBackToTheCacheAndReportsTheError() async throws {
@@ -72,18 +73,19 @@ struct KeyedRepositoryPolicyTests {
         try await repository.save("cached", for: "a")
         remote.fail(with: URLError(.notConnectedToInternet))
         let events = record(repository.events(for: "a", policy: .loadElseReturnCache))
-        #expect(await summaries(events, count: 2) == ["error", "memory:cached"], "the error, then the cached value")
+        #expect(
+            try await summaries(events, count: 2) == ["error", "memory:cached"], "the error, then the cached value")
         #expect(try await repository.value(for: "a", policy: .loadElseReturnCache)?.value == "cached")
         remote.fail(with: nil)
         let fresh = record(repository.events(for: "a", policy: .loadElseReturnCache))
-        #expect(await summaries(fresh, count: 1) == ["remote:a v3"])
+        #expect(try await summaries(fresh, count: 1) == ["remote:a v3"])
     }
 
     @Test func networkFirstWithNothingCachedReportsTheErrorThenNoValue() async throws {
         let repository = repository()
         remote.fail(with: URLError(.notConnectedToInternet))
         #expect(
-            await summaries(record(repository.events(for: "a", policy: .loadElseReturnCache)), count: 2) == [
+            try await summaries(record(repository.events(for: "a", policy: .loadElseReturnCache)), count: 2) == [
                 "error", "noValue",
             ])
         await #expect(throws: URLError.self) { try await repository.value(for: "a", policy: .loadElseReturnCache) }
@@ -94,7 +96,7 @@ struct KeyedRepositoryPolicyTests {
         try await repository.save("cached", for: "a")
         clock.advance(by: 61)
         let events = record(repository.events(for: "a"))
-        let first = await events.values(count: 2)
+        let first = try await events.values(count: 2)
         #expect(first.map(\.summary) == ["memory:cached", "remote:a v1"])
         #expect(first[0].cachedValue?.isStale == true)
         #expect(first[1].cachedValue?.isStale == false)
@@ -113,9 +115,9 @@ struct KeyedRepositoryPolicyTests {
         let repository = repository()
         remote.fail(with: URLError(.timedOut))
         let events = record(repository.events(for: "a"))
-        #expect(await summaries(events, count: 1) == ["error"])
+        #expect(try await summaries(events, count: 1) == ["error"])
         remote.fail(with: nil)
         try await repository.refresh("a")
-        #expect(await summaries(events, count: 2) == ["error", "remote:a v2"])
+        #expect(try await summaries(events, count: 2) == ["error", "remote:a v2"])
     }
 }

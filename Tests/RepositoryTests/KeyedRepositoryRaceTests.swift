@@ -23,7 +23,7 @@ struct KeyedRepositoryRaceTests {
         let loader = ControlledLoader<String, String>()
         let repository = KeyedRepository<String, String>(fetch: loader.load)
         let reader = record(repository.events(for: "k", policy: .returnCacheDontLoad))
-        _ = await reader.values(count: 1)  // noValue: subscribed
+        _ = try await reader.values(count: 1)  // noValue: subscribed
         var saves = 0
         /// For each fetch call: how many saves had been made when it started.
         var savesBeforeFetch: [Int: Int] = [:]

@@ -47,8 +47,8 @@ func record<Value: Sendable>(_ stream: AsyncStream<CacheEvent<Value>>) -> Stream
 
 /// The summaries of the first `count` events.
 @MainActor
-func summaries<Value: Sendable>(_ recorder: StreamRecorder<CacheEvent<Value>>, count: Int) async -> [String] {
-    await recorder.values(count: count).map(\.summary)
+func summaries<Value: Sendable>(_ recorder: StreamRecorder<CacheEvent<Value>>, count: Int) async throws -> [String] {
+    try await recorder.values(count: count).map(\.summary)
 }
 
 /// A fresh cache file path.

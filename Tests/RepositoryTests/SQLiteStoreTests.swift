@@ -13,7 +13,7 @@ struct SQLiteStoreTests {
         try await store.write([Note(id: 5, title: "five")])
         try await store.write([Note(id: 5, title: "five")])  // no change: no emission
         try await store.delete(ids: [0])
-        let lists = await observed.values(count: 3)
+        let lists = try await observed.values(count: 3)
         #expect(lists[0] == notes(0..<2))
         #expect(lists[1] == notes(0..<2) + [Note(id: 5, title: "five")])
         #expect(lists[2] == [Note(id: 1, title: "note 1"), Note(id: 5, title: "five")])
@@ -126,7 +126,7 @@ struct InMemoryStoreTests {
         try await store.write(notes(3..<5))
         try await store.replaceAll(with: notes(0..<2), syncedAt: Date(timeIntervalSince1970: 5))
         await store.delete(ids: [0])
-        #expect(await observed.values(count: 4) == [[], notes(3..<5), notes(0..<2), notes(1..<2)])
+        #expect(try await observed.values(count: 4) == [[], notes(3..<5), notes(0..<2), notes(1..<2)])
         #expect(await store.lastSyncDate() == Date(timeIntervalSince1970: 5))
     }
 }

@@ -15,9 +15,9 @@ struct SynchronizerTests {
         let outcome = try await Synchronizer(store: store, fetch: remote.fetch).sync()
         #expect(outcome == .updated)
         #expect(await store.writes == 1)
-        #expect(await observed.values(count: 2) == [notes(0..<2), notes(0..<5)])
+        #expect(try await observed.values(count: 2) == [notes(0..<2), notes(0..<5)])
         try await store.write(notes(9..<10))
-        #expect(await observed.values(count: 3).count == 3)
+        #expect(try await observed.values(count: 3).count == 3)
         #expect(observed.elements.filter { $0 == notes(0..<5) }.count == 1, "the update arrived once")
     }
 

@@ -63,7 +63,7 @@ struct CacheCommandTests {
         #expect(result.errors.contains("no file at \(copy.path)"))
     }
 
-    @Test func badPolicyAndConflictingOptionsAreUsageErrors() async {
+    @Test func badPolicyAndConflictingOptionsAreUsageErrors() async throws {
         #expect(await run(["--cache", cache, "--policy", "sometimes"]).status == 64)
         #expect(await run(["--policy", "require"]).status == 64)
         #expect(await run(["--cache", cache, "--database", cache]).status == 64)

@@ -10,14 +10,14 @@ private func run(_ arguments: [String]) async -> CommandResult {
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct PagingDemoCommandTests {
-    @Test func pagesThroughTheWholeCatalog() async {
+    @Test func pagesThroughTheWholeCatalog() async throws {
         let result = await run([])
         #expect(result.status == 0)
         #expect(result.output.split(separator: "\n").filter { $0.contains("arrived") }.count == 13)
         #expect(result.output.hasSuffix("page 13 arrived: 20 items, 320 loaded\nend reached: 320 items in 13 pages\n"))
     }
 
-    @Test func failedPageIsRetriedWithEarlierPagesKept() async {
+    @Test func failedPageIsRetriedWithEarlierPagesKept() async throws {
         let result = await run(["--fail-page", "3"])
         #expect(result.status == 0)
         #expect(
@@ -30,7 +30,7 @@ struct PagingDemoCommandTests {
         #expect(result.output.hasSuffix("end reached: 320 items in 13 pages\n"))
     }
 
-    @Test func badArgumentsAreUsageErrors() async {
+    @Test func badArgumentsAreUsageErrors() async throws {
         #expect(await run(["--fail-page", "zero"]).status == 64)
         #expect(await run(["--nope"]).status == 64)
         #expect(await run(["--help"]).output.contains("--fail-page N"))

@@ -15,7 +15,7 @@ private func run(_ arguments: [String]) async -> CommandResult {
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct SellerContactsCommandTests {
-    @Test func bundledDefaultPrintsTransitionsAndATable() async {
+    @Test func bundledDefaultPrintsTransitionsAndATable() async throws {
         let result = await run([])
         #expect(result.status == 0)
         #expect(result.output.contains("state: loading\nstate: success (4 contacts)"))
@@ -61,7 +61,7 @@ struct SellerContactsCommandTests {
         #expect(result.errors.contains("HTTP 404 from \(url.absoluteString)"))
     }
 
-    @Test func helpAndBadArguments() async {
+    @Test func helpAndBadArguments() async throws {
         let help = await run(["--help"])
         #expect(help.status == 0)
         #expect(help.output.contains("--url URL"))
@@ -109,7 +109,7 @@ struct SellerContactsDatabaseCommandTests {
         #expect(offline.errors.isEmpty)
     }
 
-    @Test func offlineWithNothingStoredFails() async {
+    @Test func offlineWithNothingStoredFails() async throws {
         let result = await run(["--database", database, "--offline"])
         #expect(result.status == 1)
         #expect(result.errors.contains("nothing is stored in \(database) yet"))
@@ -130,7 +130,7 @@ struct SellerContactsDatabaseCommandTests {
         #expect(result.errors.contains("not a database"))
     }
 
-    @Test func offlineNeedsADatabase() async {
+    @Test func offlineNeedsADatabase() async throws {
         let result = await run(["--offline"])
         #expect(result.status == 64)
         #expect(result.errors.contains("--offline needs --database PATH"))

@@ -12,7 +12,7 @@ struct SellerContactsLoaderTests {
         let model = try loader(fixture: "contacts")
         let recorder = StateRecorder(model)
         await model.refresh().settled()
-        #expect(await recorder.phases(count: 3) == [.unloaded, .loading, .success])
+        #expect(try await recorder.phases(count: 3) == [.unloaded, .loading, .success])
         #expect(model.content?.map(\.order) == [1, 2, 3])
     }
 

@@ -2,7 +2,8 @@ import ContentLoadingSupport
 import Foundation
 
 /// What one key of a ``KeyedRepository`` shares between its readers, its writers and its
-/// fetch: the readers' broadcast, the single flight, and the version of its last write.
+/// fetch: the readers' broadcast, the single flight, the lock its writes take, and the version
+/// of its last write.
 final class KeyChannel<Value: Sendable>: Sendable {
     /// A write or a failure, as every reader of the key receives it.
     enum Delivery: Sendable {
@@ -13,6 +14,10 @@ final class KeyChannel<Value: Sendable>: Sendable {
 
     let readers = Broadcast<Delivery>()
     let flight = SingleFlight<Void>()
+    /// Held by every write of the key (save, removal, element patch, a fetch's result) from
+    /// its claim to its delivery, so writes reach memory, disk and readers in version order and
+    /// a patch reads the list it writes back.
+    let writes = AsyncLock()
     private let versions = Locked((written: UInt64(0), invalidatedThrough: UInt64(0)))
 
     /// The version of the last write (or removal) of the key in this process.

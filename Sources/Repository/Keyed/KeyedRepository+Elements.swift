@@ -8,7 +8,7 @@ extension KeyedRepository {
     /// Lists are stored whole under their key (in memory, and as one entry on disk); an
     /// element save patches each list in the memory tier or with a live reader, and writes the
     /// patched list through the tiers. A fetch of a list that started before the save never
-    /// overwrites it; a list written meanwhile is patched again.
+    /// overwrites it; concurrent element saves of one list all land.
     ///
     /// ```swift
     /// let lists = KeyedRepository<SearchKey, [Contact]>(fetch: api.search)
@@ -43,16 +43,16 @@ extension KeyedRepository {
     private func patch<Element: Identifiable & Sendable>(_ key: Key, with element: Element) async throws -> Bool
     where Value == [Element] {
         let channel = channel(for: key)
-        while true {
-            let seen = channel.writtenVersion
+        // NB: under the key's write lock, so no other write lands between the read and the
+        // write back (and a fetch that started before never overwrites the patch).
+        return try await channel.writes.withLock { [self] in
             guard let hit = await lookUp(key).hit,
                 let position = hit.value.firstIndex(where: { $0.id == element.id })
             else { return false }
             var list = hit.value
             list[position] = element
             let version = nextVersion()
-            // NB: a list written since it was read is read and patched again.
-            guard channel.claim(version, ifUnwrittenSince: seen) else { continue }
+            _ = channel.claim(version, ifUnwrittenSince: nil)
             try await writeThrough(list, for: key, in: channel, version: version, origin: .local)
             return true
         }

@@ -30,9 +30,11 @@ extension KeyedRepository {
     ///   value all the same.
     public func save(_ value: Value, for key: Key) async throws {
         let channel = channel(for: key)
-        let version = nextVersion()
-        _ = channel.claim(version, ifUnwrittenSince: nil)
-        try await writeThrough(value, for: key, in: channel, version: version, origin: .local)
+        try await channel.writes.withLock { [self] in
+            let version = nextVersion()
+            _ = channel.claim(version, ifUnwrittenSince: nil)
+            try await writeThrough(value, for: key, in: channel, version: version, origin: .local)
+        }
     }
 
     /// Removes the value of `key` from both tiers; its readers get ``CacheEvent/noValue``. A
@@ -41,13 +43,15 @@ extension KeyedRepository {
     /// - Throws: ``CacheError`` when the disk tier cannot remove it.
     public func remove(_ key: Key) async throws {
         let channel = channel(for: key)
-        let version = nextVersion()
-        _ = channel.claim(version, ifUnwrittenSince: nil)
-        memory.remove(key)
-        channel.readers.send(.removed(version: version))
-        guard let disk else { return }
-        do { try await disk.remove(key.persistentKey) } catch {
-            throw CacheError(operation: "remove", path: disk.path, key: key.persistentKey, reason: "\(error)")
+        try await channel.writes.withLock { [self] in
+            let version = nextVersion()
+            _ = channel.claim(version, ifUnwrittenSince: nil)
+            memory.remove(key)
+            channel.readers.send(.removed(version: version))
+            guard let disk else { return }
+            do { try await disk.remove(key.persistentKey) } catch {
+                throw CacheError(operation: "remove", path: disk.path, key: key.persistentKey, reason: "\(error)")
+            }
         }
     }
 
@@ -79,10 +83,12 @@ extension KeyedRepository {
                 if !(error is CancellationError) { channel.readers.send(.failure(error)) }
                 throw error
             }
-            let version = nextVersion()
-            // NB: writes win: a save or removal since the fetch started keeps its value.
-            guard channel.claim(version, ifUnwrittenSince: started) else { return }
-            try await writeThrough(value, for: key, in: channel, version: version, origin: .remote)
+            try await channel.writes.withLock { [self] in
+                let version = nextVersion()
+                // NB: writes win: a save or removal since the fetch started keeps its value.
+                guard channel.claim(version, ifUnwrittenSince: started) else { return }
+                try await writeThrough(value, for: key, in: channel, version: version, origin: .remote)
+            }
         }
     }
 

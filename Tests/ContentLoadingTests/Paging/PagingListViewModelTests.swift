@@ -27,7 +27,7 @@ struct PagingListViewModelTests {
         let second = try await loader.call(1)
         #expect(second.input == PageRequest(input: "q", cursor: 25))
         loader.complete(second, returning: page(25..<50, next: nil))
-        #expect(await pageStates.values(count: 3) == [.idle, .loading, .endReached])
+        #expect(try await pageStates.values(count: 3) == [.idle, .loading, .endReached])
         #expect(model.items.map(\.id) == Array(0..<50))
         #expect(model.state.phase == .success)
         model.loadNextPage()
@@ -40,10 +40,10 @@ struct PagingListViewModelTests {
         try await loadFirstPage(model)
         for _ in 0..<50 { model.loadNextPage() }
         loader.complete(try await loader.call(1), returning: page(25..<50, next: 50))
-        #expect(await pageStates.values(count: 3) == [.idle, .loading, .idle])
+        #expect(try await pageStates.values(count: 3) == [.idle, .loading, .idle])
         for _ in 0..<50 { model.loadNextPage() }
         loader.complete(try await loader.call(2), returning: page(50..<60, next: nil))
-        #expect(await pageStates.values(count: 5).last == .endReached)
+        #expect(try await pageStates.values(count: 5).last == .endReached)
         #expect(loader.calls.map(\.input.cursor) == [nil, 25, 50])
         #expect(model.items.count == 60)
     }
@@ -61,7 +61,7 @@ struct PagingListViewModelTests {
         loader.complete(try await loader.call(2), returning: page(100..<110, next: 110))
         await refreshed.settled()
         #expect(model.items.map(\.id) == Array(100..<110))
-        let states = await recorder.states(count: 5)
+        let states = try await recorder.states(count: 5)
         #expect(states.map(\.phase) == [.unloaded, .loading, .success, .loading, .success])
         #expect(states[3].content?.count == 25, "no flash of empty: loading carries the old list")
     }
@@ -95,7 +95,7 @@ struct PagingListViewModelTests {
         try await loadFirstPage(model)
         model.loadNextPage()
         loader.complete(try await loader.call(1), throwing: PageFailure(offset: 25))
-        #expect(await pageStates.values(count: 3) == [.idle, .loading, .failed(PageFailure(offset: 25))])
+        #expect(try await pageStates.values(count: 3) == [.idle, .loading, .failed(PageFailure(offset: 25))])
         #expect(model.items.count == 25)
         #expect(model.state.phase == .success)
         model.loadNextPage()
@@ -104,7 +104,7 @@ struct PagingListViewModelTests {
         let retry = try await loader.call(2)
         #expect(retry.input.cursor == 25)
         loader.complete(retry, returning: page(25..<50, next: nil))
-        #expect(await pageStates.values(count: 5).suffix(2) == [.loading, .endReached])
+        #expect(try await pageStates.values(count: 5).suffix(2) == [.loading, .endReached])
         #expect(model.items.count == 50)
     }
 
@@ -121,7 +121,7 @@ struct PagingListViewModelTests {
         // NB: the test finishes the load it started (a suspended load would outlive the test).
         let pageStates = StreamRecorder(model.nextPageStateUpdates)
         loader.complete(call, returning: page(25..<30, next: nil))
-        #expect(await pageStates.values(count: 2).last == .endReached)
+        #expect(try await pageStates.values(count: 2).last == .endReached)
     }
 
     @Test func pageWindowDropsTheOldestPages() async throws {
@@ -131,7 +131,7 @@ struct PagingListViewModelTests {
         for (index, range) in [(1, 25..<50), (2, 50..<75)] {
             model.loadNextPage()
             loader.complete(try await loader.call(index), returning: page(range, next: range.upperBound))
-            _ = await pageStates.values(count: 1 + 2 * index)
+            _ = try await pageStates.values(count: 1 + 2 * index)
         }
         #expect(model.items.map(\.id) == Array(25..<75))
         #expect(model.content?.pagesLoaded == 3)
@@ -143,7 +143,7 @@ struct PagingListViewModelTests {
         try await loadFirstPage(model)
         model.loadNextPage()
         loader.complete(try await loader.call(1), returning: page(20..<45, next: nil))
-        _ = await pageStates.values(count: 3)
+        _ = try await pageStates.values(count: 3)
         #expect(model.items.map(\.id) == Array(0..<45))
     }
 
@@ -154,7 +154,7 @@ struct PagingListViewModelTests {
         model.loadNextPage()
         let repeated = Page(items: makeItems(25..<30) + [Item(id: 27)], nextCursor: 31)
         loader.complete(try await loader.call(1), returning: repeated)
-        let states = await pageStates.values(count: 3)
+        let states = try await pageStates.values(count: 3)
         guard case .failed(let error) = states.last else {
             Issue.record("expected the page to fail, got \(states)")
             return
@@ -186,18 +186,18 @@ struct PagingListViewModelTests {
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct OffsetPagingTests {
-    @Test func listSizeAMultipleOfThePageSizeMakesNoEmptyRequest() async {
+    @Test func listSizeAMultipleOfThePageSizeMakesNoEmptyRequest() async throws {
         let model = ArrayPager(count: 50, pageSize: 25)
         let pageStates = StreamRecorder(model.nextPageStateUpdates)
         await model.refresh().settled()
         model.loadNextPage()
-        #expect(await pageStates.values(count: 3) == [.idle, .loading, .endReached])
+        #expect(try await pageStates.values(count: 3) == [.idle, .loading, .endReached])
         model.loadNextPage()
         #expect(model.requests.withLock { $0 } == [0, 25])
         #expect(model.items.count == 50)
     }
 
-    @Test func emptyListIsEmptyAndAtTheEnd() async {
+    @Test func emptyListIsEmptyAndAtTheEnd() async throws {
         let model = ArrayPager(count: 0, pageSize: 25)
         #expect(await model.refresh().settled().phase == .empty)
         #expect(model.nextPageState == .endReached)
@@ -218,7 +218,7 @@ struct ListLoadingViewModelTests {
         override func load(_ count: Int) async throws -> [Int] { Array(0..<count) }
     }
 
-    @Test func itemAccessIsSafeAndDifferencesAreExposed() async {
+    @Test func itemAccessIsSafeAndDifferencesAreExposed() async throws {
         let model = Numbers()
         #expect(model.item(at: 0) == nil)
         #expect(model.itemDifference == nil)
