@@ -24,7 +24,9 @@ public final class ControlledLoader<Input: Sendable, Output: Sendable>: Sendable
     private struct Storage {
         var calls: [Call] = []
         var pending: [Int: CheckedContinuation<Output, any Error>] = [:]
-        var callWaiters: [(count: Int, signal: SettleSignal<Void>)] = []
+        /// Calls that were completed (by the test, or by their cancellation).
+        var finished: Set<Int> = []
+        var callWaiters: [(index: Int, signal: SettleSignal<Void>)] = []
     }
 
     private let storage = Locked(Storage())
@@ -49,12 +51,16 @@ public final class ControlledLoader<Input: Sendable, Output: Sendable>: Sendable
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                // NB: a call is waiting (in `pending`) or finished before ``call(_:)`` returns it,
+                // so the test's ``pendingCalls`` right after `call(_:)` always holds it.
+                let cancelled = honorsCancellation && Task.isCancelled
                 let signals = storage.withLock { storage in
-                    storage.pending[index] = continuation
-                    let ready = storage.callWaiters.filter { $0.count <= storage.calls.count }
-                    storage.callWaiters.removeAll { $0.count <= storage.calls.count }
+                    if cancelled { storage.finished.insert(index) } else { storage.pending[index] = continuation }
+                    let ready = storage.callWaiters.filter { $0.index == index }
+                    storage.callWaiters.removeAll { $0.index == index }
                     return ready.map(\.signal)
                 }
+                if cancelled { continuation.resume(throwing: CancellationError()) }
                 for signal in signals { signal.resolve(()) }
             }
         } onCancel: {
@@ -78,10 +84,10 @@ public final class ControlledLoader<Input: Sendable, Output: Sendable>: Sendable
     public func call(_ index: Int) async throws -> Call {
         let signal = SettleSignal<Void>()
         let registered = storage.withLock { storage in
-            let running = storage.calls.count > index && storage.pending[index] != nil
-            let done = storage.calls.count > index && !running
-            if !(running || done) { storage.callWaiters.append((index + 1, signal)) }
-            return !(running || done)
+            // NB: a call already recorded whose continuation is not stored yet is waited for.
+            let seen = storage.pending[index] != nil || storage.finished.contains(index)
+            if !seen { storage.callWaiters.append((index, signal)) }
+            return !seen
         }
         if registered, await signal.wait() == nil { throw CancellationError() }
         return storage.withLock { $0.calls[index] }
@@ -90,7 +96,11 @@ public final class ControlledLoader<Input: Sendable, Output: Sendable>: Sendable
     /// Completes a waiting call with `result`. Returns `false` when it was not waiting.
     @discardableResult
     public func complete(_ index: Int, with result: Result<Output, any Error>) -> Bool {
-        let continuation = storage.withLock { $0.pending.removeValue(forKey: index) }
+        let continuation = storage.withLock { storage in
+            let continuation = storage.pending.removeValue(forKey: index)
+            if continuation != nil { storage.finished.insert(index) }
+            return continuation
+        }
         continuation?.resume(with: result)
         return continuation != nil
     }
