@@ -123,3 +123,30 @@ struct ViewModelRaceTests {
         #expect(errors.allSatisfy { ($0 as? LoadFailure) != nil })
     }
 }
+
+/// `expectRelease(of:)`: passes when the model goes, fails with a clear error when it is held.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct ExpectReleaseTests {
+    @Test func aModelNothingHoldsIsReleased() async throws {
+        var model: DoublingModel? = DoublingModel()
+        await model!.refresh(1).settled()
+        try await expectRelease(of: &model)
+        #expect(model == nil)
+    }
+
+    @Test func aHeldHandleKeepsTheModelAndTheErrorSaysSo() async throws {
+        let loader = ControlledLoader<Void, Int>(honorsCancellation: false)
+        var model: ContentLoadingViewModel<Void, Int>? = ContentLoadingViewModel(load: loader.load)
+        let handle = model!.refresh()  // a handle keeps its model until the load settles
+        _ = try await loader.call(0)
+        let error = await #expect(throws: ModelNotReleased.self) {
+            try await expectRelease(of: &model, timeout: .milliseconds(100))
+        }
+        #expect(
+            error?.description.hasPrefix("ContentLoadingViewModel<(), Int> was not released within 0.1 seconds") == true
+        )
+        loader.complete(try await loader.call(0), returning: 1)
+        _ = await handle.settled()
+    }
+}

@@ -13,18 +13,24 @@ guard arguments.count >= 4, let rows = Int(arguments[2]), let stopAt = Int(argum
     FileHandle.standardError.write(Data("usage: sqlite-crash-writer PATH ROWS STOP_AT [replace|write]\n".utf8))
     exit(64)
 }
-let store = try SQLiteStore<SellerContacts>(.file(path: arguments[1]))
-await store.setWriteProgress { written in
-    guard written >= stopAt else { return }
-    FileHandle.standardOutput.write(Data("writing \(written)\n".utf8))
-    while true { sleep(60) }  // NB: holds the transaction open until the test kills the process.
+do {
+    let store = try SQLiteStore<SellerContacts>(.file(path: arguments[1]))
+    await store.setWriteProgress { written in
+        guard written >= stopAt else { return }
+        FileHandle.standardOutput.write(Data("writing \(written)\n".utf8))
+        while true { sleep(60) }  // NB: holds the transaction open until the test kills the process.
+    }
+    let contacts = (0..<rows).map {
+        SellerContacts(address: "Crash Street \($0)", order: 1_000_000 + $0, phone: "+1 555 \($0)")
+    }
+    if arguments.count > 4, arguments[4] == "write" {
+        try await store.write(contacts)
+    } else {
+        try await store.replaceAll(with: contacts, syncedAt: Date())
+    }
+    print("committed")
+} catch {
+    // NB: an error thrown at the top level traps; the test wants its message and a status.
+    FileHandle.standardError.write(Data("sqlite-crash-writer: \(error)\n".utf8))
+    exit(1)
 }
-let contacts = (0..<rows).map {
-    SellerContacts(address: "Crash Street \($0)", order: 1_000_000 + $0, phone: "+1 555 \($0)")
-}
-if arguments.count > 4, arguments[4] == "write" {
-    try await store.write(contacts)
-} else {
-    try await store.replaceAll(with: contacts, syncedAt: Date())
-}
-print("committed")
