@@ -19,6 +19,21 @@ struct SQLiteStoreTests {
         #expect(lists[2] == [Note(id: 1, title: "note 1"), Note(id: 5, title: "five")])
     }
 
+    @Test func closeReleasesTheFileEndsObserversAndLaterCallsThrowNamingThePath() async throws {
+        let path = try temporaryDatabasePath()
+        let store = try SQLiteStore<Note>(.file(path: path))
+        try await store.write(notes(0..<2))
+        let observed = await StreamRecorder(try store.observe())
+        await store.close()
+        #expect(try await observed.all() == [notes(0..<2)], "the observer's stream finished")
+        let error = await #expect(throws: SQLiteError.self) { try await store.fetchAll() }
+        #expect(error?.description == "cannot read database \(path): the database was closed (SQLite error 21)")
+        await #expect(throws: SQLiteError.self) { try await store.write(notes(5..<6)) }
+        await store.close()  // twice: nothing happens
+        // The file is released and intact: another store opens it and reads what was written.
+        #expect(try await SQLiteStore<Note>(.file(path: path)).fetchAll() == notes(0..<2))
+    }
+
     @Test func aBatchIsAllOrNothing() async throws {
         let store = try SQLiteStore<Note>(.inMemory)
         try await store.replaceAll(with: notes(0..<3), syncedAt: nil)

@@ -1,4 +1,5 @@
 import ContentLoading
+import ContentLoadingTesting
 import Foundation
 import SellerContacts
 import Testing
@@ -42,6 +43,14 @@ struct ContactsScreenTests {
         screen.render(.error(Failure(), previous: nil))
         screen.choose(.ok)
         #expect(screen.alert == nil)
+    }
+
+    @Test func dismissingTheAlertIsADisplayUpdate() async throws {
+        screen.render(.error(Failure(), previous: nil))
+        let updates = StreamRecorder(screen.displayUpdates)
+        screen.choose(.ok)
+        let displays = try await updates.values(count: 2)
+        #expect(displays.map { $0.alert != nil } == [true, false], "the current display, then the dismissal")
     }
 
     @Test func emptyShowsNoAlertAndFillsNothing() {

@@ -26,5 +26,8 @@ final class StoreObservers<Element: Sendable & Equatable>: Sendable {
         if changed { broadcast.send(elements) }
     }
 
+    /// Finishes every observer's stream (the store was closed).
+    func finish() { broadcast.finish() }
+
     deinit { broadcast.finish() }
 }

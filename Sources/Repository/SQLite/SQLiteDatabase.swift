@@ -24,6 +24,8 @@ public final class SQLiteDatabase {
     /// The file's path, or `:memory:`.
     public let path: String
     let handle: OpaquePointer
+    /// Whether ``close()`` was called: every later call throws.
+    public private(set) var isClosed = false
 
     /// How long a statement waits for another connection's lock before it fails.
     public static let busyTimeout: Duration = .seconds(5)
@@ -63,11 +65,21 @@ public final class SQLiteDatabase {
     }
 
     deinit {
+        if !isClosed { sqlite3_close_v2(handle) }
+    }
+
+    /// Closes the connection now (the file is released once statements still alive are
+    /// finalised). Later calls throw ``SQLiteError`` saying the database is closed; closing
+    /// twice does nothing.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         sqlite3_close_v2(handle)
     }
 
     /// Runs `sql` (one or more statements without results).
     public func execute(_ sql: String, operation: String = "execute") throws {
+        try checkOpen(operation)
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -79,10 +91,16 @@ public final class SQLiteDatabase {
 
     /// Prepares `sql` for binding and stepping.
     public func prepare(_ sql: String, operation: String = "prepare") throws -> SQLiteStatement {
+        try checkOpen(operation)
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw error(code, operation) }
         return SQLiteStatement(statement, database: self, operation: operation)
+    }
+
+    private func checkOpen(_ operation: String) throws {
+        guard isClosed else { return }
+        throw SQLiteError(operation: operation, path: path, code: SQLITE_MISUSE, message: "the database was closed")
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.

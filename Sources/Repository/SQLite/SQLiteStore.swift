@@ -34,6 +34,18 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
         try database.prepareForStore(migrations: [Self.metadataMigration] + Record.migrations)
     }
 
+    /// Closes the database file now, without waiting for every reference to the store to go:
+    /// observers' streams finish, and every later call throws ``SQLiteError`` ("the database
+    /// was closed", naming the path). Closing twice does nothing.
+    ///
+    /// ```swift
+    /// await store.close()   // e.g. before deleting or replacing the file
+    /// ```
+    public func close() {
+        database.close()
+        observers.finish()
+    }
+
     /// Sets the write-progress hook (see `writeProgress`); for crash tests.
     package func setWriteProgress(_ hook: (@Sendable (Int) -> Void)?) { writeProgress = hook }
 

@@ -70,7 +70,8 @@ public final class ContactsScreen {
     /// The presented alert, if any.
     public var alert: ContactsAlert? { display.alert }
 
-    /// A new stream of what the screen shows: the current display, then one per render.
+    /// A new stream of what the screen shows: the current display, then one after every change
+    /// of it: each ``render(_:)`` and each ``choose(_:)`` that dismisses the alert.
     public var displayUpdates: AsyncStream<Display> { displays.subscribe(initial: display) }
 
     /// Renders `state` as described on the type.
