@@ -59,10 +59,9 @@ public enum PagingDemoCommand {
         }
         var shown = 0
         report(pager, after: &shown, console: console)
-        var pageStates = pager.nextPageStateUpdates.makeAsyncIterator()
-        _ = await pageStates.next()  // the current state
         var retried = false
         while true {
+            let state: NextPageState
             switch pager.nextPageState {
             case .endReached:
                 console.write("end reached: \(pager.itemCount) items in \(pager.content?.pagesLoaded ?? 0) pages\n")
@@ -74,12 +73,10 @@ public enum PagingDemoCommand {
                 let page = (pager.content?.pagesLoaded ?? 0) + 1
                 console.write("page \(page) failed: \(error); keeping \(pager.itemCount) items, retrying\n")
                 retried = true
-                pager.retryNextPage()
+                state = await pager.retryNextPage().settled()
             case .idle, .loading:
-                pager.loadNextPage()
+                state = await pager.loadNextPage().settled()
             }
-            var state = await pageStates.next()
-            while state == .loading { state = await pageStates.next() }
             if state == .idle || state == .endReached { report(pager, after: &shown, console: console) }
         }
     }

@@ -1,9 +1,12 @@
 extension PagingListViewModel where Element: Identifiable {
     /// Loads the next page when `currentItem` is within ``prefetchDistance`` of the end.
-    public func loadMoreIfNeeded(currentItem: Element) {
+    ///
+    /// - Returns: The handle of the page started, or a settled one when none was.
+    @discardableResult
+    public func loadMoreIfNeeded(currentItem: Element) -> NextPageHandle {
         // NB: searched from the end, where a prefetching row is.
-        guard let index = items.lastIndex(where: { $0.id == currentItem.id }) else { return }
-        loadMoreIfNeeded(currentIndex: index)
+        guard let index = items.lastIndex(where: { $0.id == currentItem.id }) else { return nextPageHandle(nil) }
+        return loadMoreIfNeeded(currentIndex: index)
     }
 
     /// Replaces the loaded item with `item`'s id by `item`, without reloading any page.

@@ -1,3 +1,5 @@
+import ContentLoadingSupport
+
 extension PagingListViewModel {
     /// The load state of the next page: `idle` before the first page, `endReached` after an
     /// empty one. Observable, like ``ContentLoadingViewModel/state``.
@@ -23,27 +25,36 @@ extension PagingListViewModel {
 
     /// Appends the next page. Does nothing while a page or a refresh is loading, after a
     /// failed page (see ``retryNextPage()``), before the first page, or at the end.
-    public func loadNextPage() {
+    ///
+    /// - Returns: A handle to await the page (``NextPageHandle/settled()``); ignore it freely.
+    @discardableResult
+    public func loadNextPage() -> NextPageHandle {
         guard case .idle = currentNextPageState, !storedState.isLoading, let list = storedState.content, list.hasMore
         else {
-            return
+            return nextPageHandle(nil)
         }
-        startNextPage(of: list)
+        return nextPageHandle(startNextPage(of: list))
     }
 
     /// Loads the page that failed again.
-    public func retryNextPage() {
+    ///
+    /// - Returns: A handle to await the page (``NextPageHandle/settled()``); ignore it freely.
+    @discardableResult
+    public func retryNextPage() -> NextPageHandle {
         guard case .failed = currentNextPageState, !storedState.isLoading, let list = storedState.content else {
-            return
+            return nextPageHandle(nil)
         }
-        startNextPage(of: list)
+        return nextPageHandle(startNextPage(of: list))
     }
 
     /// Loads the next page when the item at `currentIndex` is within ``prefetchDistance`` of
     /// the end: the call a row makes when it appears.
-    public func loadMoreIfNeeded(currentIndex: Int) {
-        guard currentIndex >= itemCount - 1 - prefetchDistance else { return }
-        loadNextPage()
+    ///
+    /// - Returns: The handle of the page started, or a settled one when none was.
+    @discardableResult
+    public func loadMoreIfNeeded(currentIndex: Int) -> NextPageHandle {
+        guard currentIndex >= itemCount - 1 - prefetchDistance else { return nextPageHandle(nil) }
+        return loadNextPage()
     }
 
     /// Stops the next page from loading, if it is (a refresh does this too).
@@ -54,11 +65,15 @@ extension PagingListViewModel {
 
     // MARK: - Private
 
-    private func startNextPage(of list: PagedList<Element, Cursor>) {
-        guard let cursor = list.nextCursor, let input = list.origin.input as? Input else { return }
+    /// Starts the next page of `list`; returns the signal its handle awaits.
+    private func startNextPage(of list: PagedList<Element, Cursor>) -> SettleSignal<Void>? {
+        guard let cursor = list.nextCursor, let input = list.origin.input as? Input else { return nil }
         let origin = list.origin
         setActivity(.loading(origin))
+        let settle = SettleSignal<Void>()
+        nextPageSettle.withLock { $0 = settle }
         let task = Task { [weak self] in
+            defer { settle.resolve(()) }
             do {
                 guard let page = try await self?.loadPage(input, cursor: cursor), let self else { return }
                 self.append(try self.checked(page), to: origin)
@@ -67,6 +82,19 @@ extension PagingListViewModel {
             }
         }
         nextPageTask.withLock { $0 = task }
+        return settle
+    }
+
+    func nextPageHandle(_ signal: SettleSignal<Void>?) -> NextPageHandle {
+        NextPageHandle(signal: signal) { [weak self] in self?.currentNextPageState ?? .idle }
+    }
+
+    /// Resolves the awaited next page: it stopped loading.
+    func settleNextPage() {
+        nextPageSettle.withLock { settle in
+            defer { settle = nil }
+            return settle
+        }?.resolve(())
     }
 
     private func append(_ page: Page<Element, Cursor>, to origin: PagingOrigin) {

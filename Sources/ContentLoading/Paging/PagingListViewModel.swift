@@ -38,10 +38,18 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     public var prefetchDistance: Int
     /// At most this many pages are kept (the oldest are dropped), or `nil` to keep all.
     public let pageWindow: Int?
-    var activity: Activity = .idle
+    var activity: Activity = .idle {
+        didSet {
+            // NB: the awaited next page settles as soon as it stops loading, even when its
+            // task (a loader that ignores cancellation) runs on.
+            guard case .loading = activity else { return settleNextPage() }
+        }
+    }
 
     let deduplicationKey: DeduplicationKey<Element>?
     let nextPageTask = Locked<Task<Void, Never>?>(nil)
+    /// Resolved when the next page in flight settles (see ``NextPageHandle``).
+    let nextPageSettle = Locked<SettleSignal<Void>?>(nil)
     let nextPageStates = Broadcast<NextPageState>()
     var publishedNextPageState = NextPageState.idle
     /// Built once: in a generic class a key path literal is built at run time on every use.
@@ -77,6 +85,7 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
 
     deinit {
         nextPageTask.withLock { $0 }?.cancel()
+        nextPageSettle.withLock { $0 }?.resolve(())
         nextPageStates.finish()
     }
 

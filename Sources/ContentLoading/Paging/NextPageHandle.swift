@@ -1,0 +1,38 @@
+import ContentLoadingSupport
+
+/// A next-page load (``PagingListViewModel/loadNextPage()``,
+/// ``PagingListViewModel/retryNextPage()``), which can be awaited until it settles or ignored.
+///
+/// ```swift
+/// // A SwiftUI footer (Apple platforms):
+/// ProgressView().task { await model.loadNextPage().settled() }
+/// ```
+///
+/// Unlike a ``RefreshHandle`` it does not keep its model alive (the page's
+/// ``PagingListViewModel/loadPage(_:cursor:)`` call does, until it returns).
+public struct NextPageHandle: Sendable {
+    private let signal: SettleSignal<Void>?
+    private let currentState: @MainActor @Sendable () -> NextPageState
+
+    init(signal: SettleSignal<Void>?, currentState: @escaping @MainActor @Sendable () -> NextPageState) {
+        self.signal = signal
+        self.currentState = currentState
+    }
+
+    /// Waits until the page has been appended, has failed, or its load was cancelled (by
+    /// ``PagingListViewModel/cancelNextPage()`` or a refresh), and
+    /// returns the next-page state then: `idle` or `endReached` after an append, `failed`
+    /// after a failure. A call that started nothing (a page already loading, the end reached,
+    /// no first page) returns the current state at once.
+    ///
+    /// If the awaiting task is cancelled, returns the current state at once; the load goes on.
+    /// When the model is gone, returns `idle`.
+    @MainActor @discardableResult
+    public func settled() async -> NextPageState {
+        if let signal { _ = await signal.wait() }
+        return currentState()
+    }
+
+    /// Whether the load has settled (always `true` for a call that started nothing).
+    public var isSettled: Bool { signal?.isResolved ?? true }
+}

@@ -1,0 +1,66 @@
+import ContentLoading
+import ContentLoadingTesting
+import Testing
+
+/// `loadNextPage()` and `retryNextPage()` return a handle that settles with the page.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct NextPageHandleTests {
+    private func pagerWithFirstPage(honorsCancellation: Bool = true) async throws -> ControlledPager {
+        let loader = ControlledLoader<PageRequest, Page<Item, Int>>(honorsCancellation: honorsCancellation)
+        let pager = ControlledPager(loader: loader)
+        let first = pager.refresh("q")
+        loader.complete(try await loader.call(0), returning: page(0..<10, next: 10))
+        await first.settled()
+        return pager
+    }
+
+    @Test func aHandleSettlesWhenThePageIsAppendedOrFails() async throws {
+        let pager = try await pagerWithFirstPage()
+        let next = pager.loadNextPage()
+        #expect(!next.isSettled)
+        pager.loader.complete(try await pager.loader.call(1), returning: page(10..<20, next: 20))
+        #expect(await next.settled() == .idle)
+        #expect(pager.itemCount == 20, "settled after the append")
+
+        let failing = pager.loadNextPage()
+        pager.loader.complete(try await pager.loader.call(2), throwing: PageFailure(offset: 20))
+        #expect(await failing.settled() == .failed(PageFailure(offset: 20)))
+        let retry = pager.retryNextPage()
+        pager.loader.complete(try await pager.loader.call(3), returning: page(20..<25, next: nil))
+        #expect(await retry.settled() == .endReached)
+        #expect(pager.itemCount == 25)
+    }
+
+    @Test func aCallThatStartsNothingIsSettledAtOnce() async throws {
+        let pager = try await pagerWithFirstPage()
+        let loading = pager.loadNextPage()
+        let ignored = pager.loadNextPage()  // a page is already loading
+        #expect(ignored.isSettled)
+        #expect(await ignored.settled() == .loading)
+        #expect(pager.retryNextPage().isSettled, "nothing failed")
+        #expect(pager.loadMoreIfNeeded(currentIndex: 0).isSettled, "far from the end")
+        pager.loader.complete(try await pager.loader.call(1), returning: page(10..<12, next: nil))
+        await loading.settled()
+    }
+
+    @Test func cancellingThePageSettlesItsHandleEvenIfTheLoaderIgnoresCancellation() async throws {
+        let pager = try await pagerWithFirstPage(honorsCancellation: false)
+        let next = pager.loadNextPage()
+        let call = try await pager.loader.call(1)
+        pager.cancelNextPage()
+        #expect(await next.settled() == .idle)
+        pager.loader.complete(call, returning: page(10..<20, next: 20))  // late: not appended
+    }
+
+    @Test func aCancelledWaiterReturnsAtOnceAndThePageGoesOn() async throws {
+        let pager = try await pagerWithFirstPage()
+        let next = pager.loadNextPage()
+        let waiter = Task { await next.settled() }
+        waiter.cancel()
+        #expect(await waiter.value == .loading)
+        pager.loader.complete(try await pager.loader.call(1), returning: page(10..<20, next: 20))
+        #expect(await next.settled() == .idle)
+        #expect(pager.itemCount == 20)
+    }
+}
