@@ -8,7 +8,9 @@ import Observation
 /// - `success`: fills ``phoneText`` and ``addressText`` from the first contact (lowest order)
 ///   and enables the call button when there is a phone number; presents no alert.
 /// - `empty`: presents no alert and fills nothing.
-/// - `error`: presents an ``alert`` with the error's message; the fields keep what they showed.
+/// - `error`: presents a ``ContentLoading/Message`` titled "Could not load contacts" with the
+///   error's text and one "OK" action on ``messages`` (and in ``alert``); the fields keep what
+///   they showed.
 ///
 /// An error never ends the binding: a later success still fills the fields.
 ///
@@ -19,7 +21,7 @@ import Observation
 /// Text(screen.phoneText); Button("Call") {}.disabled(!screen.isCallEnabled)
 /// .alert(screen.alert?.title ?? "", isPresented: .constant(screen.alert != nil)) {
 ///     Button("OK") { screen.choose(.ok) }
-/// }
+/// } message: { Text(screen.alert?.message ?? "") }
 /// ```
 @MainActor
 @Observable
@@ -32,8 +34,8 @@ public final class ContactsScreen {
         public var addressText = ""
         /// Whether the call button is enabled: there is a phone number.
         public var isCallEnabled = false
-        /// The presented alert, if any.
-        public var alert: ContactsAlert?
+        /// The presented message, if any.
+        public var alert: Message?
 
         /// A blank display: no phone, no address, no alert.
         public init() {}
@@ -46,6 +48,8 @@ public final class ContactsScreen {
     /// ``SellerContactsStoreLoader``, or any other loader of contacts.
     @ObservationIgnored public let loader: ContentLoadingViewModel<Void, [SellerContacts]>
     @ObservationIgnored private let displays = Broadcast<Display>()
+    /// Presents the load errors; the generic message model any screen can bind errors to.
+    @ObservationIgnored public let messages = MessagePresenter()
 
     /// Binds a screen to `loader`, rendering its current state and every later one.
     public init(loader: ContentLoadingViewModel<Void, [SellerContacts]>) {
@@ -67,8 +71,8 @@ public final class ContactsScreen {
     public var addressText: String { display.addressText }
     /// Whether the call button is enabled.
     public var isCallEnabled: Bool { display.isCallEnabled }
-    /// The presented alert, if any.
-    public var alert: ContactsAlert? { display.alert }
+    /// The presented message, if any.
+    public var alert: Message? { display.alert }
 
     /// A new stream of what the screen shows: the current display, then one after every change
     /// of it: each ``render(_:)`` and each ``choose(_:)`` that dismisses the alert.
@@ -83,16 +87,17 @@ public final class ContactsScreen {
             display.addressText = first?.address ?? ""
             display.isCallEnabled = !(first?.phone ?? "").isEmpty
         case .error(let error, _):
-            display.alert = ContactsAlert(error: error)
+            messages.present(Message(error: error, title: "Could not load contacts"))
+            display.alert = messages.presented
         case .unloaded, .loading, .empty:
             break
         }
         displays.send(display)
     }
 
-    /// The user chose `action` in the presented alert: it is dismissed.
-    public func choose(_ action: ContactsAlert.Action) {
-        guard let alert = display.alert, alert.actions.contains(action) else { return }
+    /// The user chose `action` in the presented message: it is dismissed.
+    public func choose(_ action: MessageAction) {
+        guard messages.dismiss(choosing: action) else { return }
         display.alert = nil
         displays.send(display)
     }
