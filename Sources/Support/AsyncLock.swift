@@ -16,15 +16,8 @@ package final class AsyncLock: Sendable {
     }
 
     private func acquire() async {
-        let acquired = state.withLock { state in
-            if state.held { return false }
-            state.held = true
-            return true
-        }
-        if acquired { return }
         await withCheckedContinuation { continuation in
-            // NB: the lock may have been released between the check and here.
-            let acquiredNow = state.withLock { state in
+            let acquired = state.withLock { state in
                 if state.held {
                     state.waiters.append(continuation)
                     return false
@@ -32,7 +25,7 @@ package final class AsyncLock: Sendable {
                 state.held = true
                 return true
             }
-            if acquiredNow { continuation.resume() }
+            if acquired { continuation.resume() }
         }
     }
 

@@ -16,10 +16,6 @@ struct CacheCommandTests {
         contacts = try fixtureURL("contacts").absoluteString
     }
 
-    private func run(_ arguments: [String]) async -> CommandResult {
-        await runCommand { await SellerContactsCommand.main(arguments: arguments, console: $0) }
-    }
-
     private func values(_ result: CommandResult) -> [String] {
         result.output.split(separator: "\n").filter { $0.hasPrefix("value:") || $0.hasPrefix("no cached") }.map {
             String($0)
@@ -29,20 +25,20 @@ struct CacheCommandTests {
     @Test func requireOnAnEmptyCacheSaysSoWithoutARequest() async throws {
         // NB: a source that fails when read: a request would show up as an error.
         let missing = "file:///nonexistent/contacts.json"
-        let result = await run(["--url", missing, "--cache", cache, "--policy", "require"])
+        let result = await runSellerContacts(["--url", missing, "--cache", cache, "--policy", "require"])
         #expect(result.status == 0)
         #expect(values(result) == ["no cached value"])
         #expect(result.errors.isEmpty)
     }
 
     @Test func aSecondRunIsServedFromDiskAndThenLoadPrintsBothValues() async throws {
-        let first = await run(["--url", contacts, "--cache", cache])
+        let first = await runSellerContacts(["--url", contacts, "--cache", cache])
         #expect(first.status == 0)
         #expect(values(first).map { $0.prefix(33) } == ["value: 3 contacts from remote, 0."])
-        let second = await run(["--url", contacts, "--cache", cache, "--policy", "prefer"])
+        let second = await runSellerContacts(["--url", contacts, "--cache", cache, "--policy", "prefer"])
         #expect(values(second).count == 1)
         #expect(values(second).first?.hasPrefix("value: 3 contacts from disk, ") == true)
-        let third = await run(["--url", contacts, "--cache", cache, "--policy", "then-load"])
+        let third = await runSellerContacts(["--url", contacts, "--cache", cache, "--policy", "then-load"])
         let lines = values(third)
         #expect(lines.count == 2)
         #expect(lines.first?.hasPrefix("value: 3 contacts from disk, ") == true)
@@ -54,9 +50,11 @@ struct CacheCommandTests {
     @Test func networkFirstFallsBackToTheCacheWhenTheFetchFails() async throws {
         let copy = try makeTemporaryDirectory().appendingPathComponent("contacts.json")
         try FileManager.default.copyItem(at: URL(string: contacts)!, to: copy)
-        #expect(await run(["--url", copy.absoluteString, "--cache", cache]).status == 0)
+        #expect(await runSellerContacts(["--url", copy.absoluteString, "--cache", cache]).status == 0)
         try FileManager.default.removeItem(at: copy)
-        let result = await run(["--url", copy.absoluteString, "--cache", cache, "--policy", "network-first"])
+        let result = await runSellerContacts([
+            "--url", copy.absoluteString, "--cache", cache, "--policy", "network-first",
+        ])
         #expect(result.status == 0)
         #expect(result.output.contains("error: the fetch failed; reading the cache"))
         #expect(values(result).first?.hasPrefix("value: 3 contacts from disk, ") == true)
@@ -64,8 +62,8 @@ struct CacheCommandTests {
     }
 
     @Test func badPolicyAndConflictingOptionsAreUsageErrors() async throws {
-        #expect(await run(["--cache", cache, "--policy", "sometimes"]).status == 64)
-        #expect(await run(["--policy", "require"]).status == 64)
-        #expect(await run(["--cache", cache, "--database", cache]).status == 64)
+        #expect(await runSellerContacts(["--cache", cache, "--policy", "sometimes"]).status == 64)
+        #expect(await runSellerContacts(["--policy", "require"]).status == 64)
+        #expect(await runSellerContacts(["--cache", cache, "--database", cache]).status == 64)
     }
 }

@@ -32,9 +32,7 @@ import Testing
 @Suite struct NumericOptionCommandTests {
     @Test(arguments: ["1e300", "inf", "1e16", "0.0001"])
     func aBadTimeoutExits64(value: String) async {
-        let result = await runCommand {
-            await SellerContactsCommand.main(arguments: ["--timeout", value], console: $0)
-        }
+        let result = await runSellerContacts(["--timeout", value])
         #expect(result.status == 64)
         #expect(result.errors.hasPrefix("seller-contacts: --timeout"))
     }

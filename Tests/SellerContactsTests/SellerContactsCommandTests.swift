@@ -6,17 +6,11 @@ import SellerContacts
 import SellerContactsCommand
 import Testing
 
-/// Runs the `seller-contacts` logic with a captured console.
-@MainActor
-private func run(_ arguments: [String]) async -> CommandResult {
-    await runCommand { await SellerContactsCommand.main(arguments: arguments, console: $0) }
-}
-
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct SellerContactsCommandTests {
     @Test func bundledDefaultPrintsTransitionsAndATable() async throws {
-        let result = await run([])
+        let result = await runSellerContacts([])
         #expect(result.status == 0)
         #expect(result.output.contains("state: loading\nstate: success (4 contacts)"))
         #expect(result.output.contains("order  phone"))
@@ -24,7 +18,7 @@ struct SellerContactsCommandTests {
     }
 
     @Test func fixtureSuccessPrintsRowsSortedByOrder() async throws {
-        let result = await run(["--url", try fixtureURL("contacts").absoluteString])
+        let result = await runSellerContacts(["--url", try fixtureURL("contacts").absoluteString])
         #expect(result.status == 0)
         let rows = result.output.split(separator: "\n").filter {
             $0.hasPrefix("1 ") || $0.hasPrefix("2 ") || $0.hasPrefix("3 ")
@@ -34,20 +28,20 @@ struct SellerContactsCommandTests {
     }
 
     @Test func emptyExitsZero() async throws {
-        let result = await run(["--url", try fixtureURL("empty").absoluteString])
+        let result = await runSellerContacts(["--url", try fixtureURL("empty").absoluteString])
         #expect(result.status == 0)
         #expect(result.output.contains("state: empty"))
     }
 
     @Test func malformedExitsNonZeroNamingTheFile() async throws {
         let url = try fixtureURL("malformed")
-        let result = await run(["--url", url.absoluteString])
+        let result = await runSellerContacts(["--url", url.absoluteString])
         #expect(result.status == 1)
         #expect(result.errors.contains("malformed JSON at \(url.absoluteString)"))
     }
 
     @Test func wrongTypesExitNonZeroWithTheJSONPath() async throws {
-        let result = await run(["--url", try fixtureURL("wrong-types").absoluteString])
+        let result = await runSellerContacts(["--url", try fixtureURL("wrong-types").absoluteString])
         #expect(result.status == 1)
         #expect(result.errors.contains("$[1].phone"))
     }
@@ -56,19 +50,19 @@ struct SellerContactsCommandTests {
         let server = try LocalHTTPServer.start()
         defer { server.stop() }
         let url = server.url("status/404")
-        let result = await run(["--url", url.absoluteString])
+        let result = await runSellerContacts(["--url", url.absoluteString])
         #expect(result.status == 1)
         #expect(result.errors.contains("HTTP 404 from \(url.absoluteString)"))
     }
 
     @Test func helpAndBadArguments() async throws {
-        let help = await run(["--help"])
+        let help = await runSellerContacts(["--help"])
         #expect(help.status == 0)
         #expect(help.output.contains("--url URL"))
-        let bad = await run(["--frobnicate"])
+        let bad = await runSellerContacts(["--frobnicate"])
         #expect(bad.status == 64)
         #expect(bad.errors.contains("unknown argument '--frobnicate'"))
-        let missing = await run(["--url"])
+        let missing = await runSellerContacts(["--url"])
         #expect(missing.status == 64)
         #expect(missing.errors.contains("--url needs a value"))
     }
@@ -85,7 +79,9 @@ struct SellerContactsDatabaseCommandTests {
     }
 
     @Test func firstRunSyncsThenAFailingURLStillShowsTheStoredContacts() async throws {
-        let first = await run(["--url", try fixtureURL("contacts").absoluteString, "--database", database])
+        let first = await runSellerContacts([
+            "--url", try fixtureURL("contacts").absoluteString, "--database", database,
+        ])
         #expect(first.status == 0)
         #expect(first.output.contains("state: empty (the database has no contacts)"))
         #expect(first.output.contains("sync: updated the database\nstate: success (3 contacts from the database)"))
@@ -93,7 +89,7 @@ struct SellerContactsDatabaseCommandTests {
         let server = try LocalHTTPServer.start()
         defer { server.stop() }
         let failing = server.url("status/500")
-        let second = await run(["--url", failing.absoluteString, "--database", database])
+        let second = await runSellerContacts(["--url", failing.absoluteString, "--database", database])
         #expect(second.status == 0, "contacts were shown from the store")
         #expect(second.output.contains("state: success (3 contacts from the database)"))
         #expect(second.output.contains("sync: failed; still showing 3 stored contacts"))
@@ -101,8 +97,10 @@ struct SellerContactsDatabaseCommandTests {
     }
 
     @Test func offlineShowsTheStoredContactsWithoutSyncing() async throws {
-        _ = await run(["--url", try fixtureURL("contacts").absoluteString, "--database", database])
-        let offline = await run(["--url", "http://127.0.0.1:9/never-contacted", "--database", database, "--offline"])
+        _ = await runSellerContacts(["--url", try fixtureURL("contacts").absoluteString, "--database", database])
+        let offline = await runSellerContacts([
+            "--url", "http://127.0.0.1:9/never-contacted", "--database", database, "--offline",
+        ])
         #expect(offline.status == 0)
         #expect(offline.output.contains("3 contacts from the database"))
         #expect(offline.output.contains("sync: skipped (--offline)"))
@@ -110,28 +108,28 @@ struct SellerContactsDatabaseCommandTests {
     }
 
     @Test func offlineWithNothingStoredFails() async throws {
-        let result = await run(["--database", database, "--offline"])
+        let result = await runSellerContacts(["--database", database, "--offline"])
         #expect(result.status == 1)
         #expect(result.errors.contains("nothing is stored in \(database) yet"))
     }
 
     @Test func unchangedRemoteIsReportedUpToDate() async throws {
         let url = try fixtureURL("contacts").absoluteString
-        _ = await run(["--url", url, "--database", database])
-        let again = await run(["--url", url, "--database", database])
+        _ = await runSellerContacts(["--url", url, "--database", database])
+        let again = await runSellerContacts(["--url", url, "--database", database])
         #expect(again.output.contains("sync: the database is up to date"))
     }
 
     @Test func corruptDatabaseIsAClearErrorNamingThePath() async throws {
         try Data(repeating: 0x42, count: 4_096).write(to: URL(fileURLWithPath: database))
-        let result = await run(["--database", database])
+        let result = await runSellerContacts(["--database", database])
         #expect(result.status == 1)
         #expect(result.errors.contains(database))
         #expect(result.errors.contains("not a database"))
     }
 
     @Test func offlineNeedsADatabase() async throws {
-        let result = await run(["--offline"])
+        let result = await runSellerContacts(["--offline"])
         #expect(result.status == 64)
         #expect(result.errors.contains("--offline needs --database PATH"))
     }
@@ -166,13 +164,13 @@ struct SellerContactsDatabaseSyncTests {
 
     @Test func aListWithRepeatedIDsIsRejectedAndTheStoredContactsStay() async throws {
         let path = try makeTemporaryDirectory().appendingPathComponent("contacts.sqlite").path
-        _ = await run(["--url", try fixtureURL("contacts").absoluteString, "--database", path])
+        _ = await runSellerContacts(["--url", try fixtureURL("contacts").absoluteString, "--database", path])
         let url = try fixtureURL("duplicate-orders")
-        let result = await run(["--url", url.absoluteString, "--database", path])
+        let result = await runSellerContacts(["--url", url.absoluteString, "--database", path])
         #expect(result.status == 0, "the stored contacts were shown")
         #expect(result.output.contains("sync: failed; still showing 3 stored contacts"))
         #expect(result.errors.contains("$[2].order"))
-        let again = await run(["--url", url.absoluteString])
+        let again = await runSellerContacts(["--url", url.absoluteString])
         #expect(again.status == 1, "the plain loader follows the same rule")
         #expect(again.errors.contains("order 2 is also at $[1]"))
     }
@@ -188,7 +186,7 @@ struct SellerContactsCommandOutputTests {
         defer { server.stop() }
         let port = try #require(server.baseURL.port)
         let url = "http://alice:s3cr3t@127.0.0.1:\(port)/status/500?api_key=k3y&page=1"
-        let result = await run(["--url", url])
+        let result = await runSellerContacts(["--url", url])
         #expect(result.status == 1)
         #expect(result.output.contains("source: http://127.0.0.1:\(port)/status/500?api_key=***&page=1"))
         for text in [result.output, result.errors] {
@@ -201,7 +199,7 @@ struct SellerContactsCommandOutputTests {
     @Test func aHostileBodyCannotForgeALineOrSendEscapeCodes() async throws {
         let server = try LocalHTTPServer.start()
         defer { server.stop() }
-        let result = await run(["--url", server.url("hostile").absoluteString])
+        let result = await runSellerContacts(["--url", server.url("hostile").absoluteString])
         #expect(result.status == 1)
         let lines = result.errors.split(separator: "\n")
         #expect(lines.count == 1, "one error line: \(lines)")
@@ -212,7 +210,7 @@ struct SellerContactsCommandOutputTests {
         let file = try makeTemporaryDirectory().appendingPathComponent("contacts.json")
         let json = #"[{"order": 1, "phone": "555\u001b[2J", "address": "line\nseller-contacts: forged"}]"#
         try Data(json.utf8).write(to: file)
-        let result = await run(["--url", file.absoluteString])
+        let result = await runSellerContacts(["--url", file.absoluteString])
         #expect(result.status == 0)
         #expect(!result.output.unicodeScalars.contains { $0.value == 0x1B })
         #expect(result.output.contains(#"line\nseller-contacts: forged"#))
@@ -222,7 +220,7 @@ struct SellerContactsCommandOutputTests {
     @Test func aFractionalOrderNamesItsPath() async throws {
         let file = try makeTemporaryDirectory().appendingPathComponent("contacts.json")
         try Data(#"[{"order": 1}, {"order": 1.5}]"#.utf8).write(to: file)
-        let result = await run(["--url", file.absoluteString])
+        let result = await runSellerContacts(["--url", file.absoluteString])
         #expect(result.status == 1)
         #expect(result.errors.contains("expected Int at $[1].order"), "\(result.errors)")
     }

@@ -2,6 +2,7 @@ import ContentLoadingSupport
 import ExampleSupport
 import Foundation
 import SellerContacts
+import SellerContactsCommand
 import Testing
 
 /// The URL of fixture `name`.json, failing the test loudly when it is missing.
@@ -50,4 +51,10 @@ func runCommand(_ main: (Console) async -> Int32) async -> CommandResult {
         isTerminal: false)
     let status = await main(console)
     return CommandResult(status: status, output: output.withLock { $0 }, errors: errors.withLock { $0 })
+}
+
+/// Runs the `seller-contacts` logic with `arguments` and a captured console.
+@MainActor
+func runSellerContacts(_ arguments: [String]) async -> CommandResult {
+    await runCommand { await SellerContactsCommand.main(arguments: arguments, console: $0) }
 }

@@ -12,6 +12,15 @@ struct Row {
     let passed: Bool
 }
 
+extension Row {
+    /// A row whose target is "`a` / `b` ≤ `limit`".
+    init(_ scenario: String, _ a: Duration, over b: Duration, atMost limit: Double) {
+        self.init(
+            scenario: scenario, measured: format(ratio(a, b)), target: "≤ \(format(limit))",
+            passed: ratio(a, b) <= limit)
+    }
+}
+
 @MainActor
 func time(_ body: () async throws -> Void) async rethrows -> Duration {
     let clock = ContinuousClock()
@@ -98,9 +107,8 @@ func report() async throws -> [Row] {
         func perThousand(_ time: Duration) -> String { ms(time / cycles * 1000) }
         rows.append(
             Row(
-                scenario:
-                    "1. refresh cycle, kit / bare baseline (\(perThousand(kitTime)) vs \(perThousand(bareTime)) per 1,000)",
-                measured: format(ratio(kitTime, bareTime)), target: "≤ 1.25", passed: ratio(kitTime, bareTime) <= 1.25))
+                "1. refresh cycle, kit / bare baseline (\(perThousand(kitTime)) vs \(perThousand(bareTime)) per 1,000)",
+                kitTime, over: bareTime, atMost: 1.25))
         rows.append(
             Row(
                 scenario: "1. refresh cycle, OpenCombine peer / kit (\(perThousand(peerTime)) per 1,000)",
@@ -129,9 +137,8 @@ func report() async throws -> [Row] {
                 target: "kit: 1", passed: kitApplied == 1))
         rows.append(
             Row(
-                scenario: "2. burst, kit / baseline (\(ms(burstKit)) vs \(ms(burstBare)))",
-                measured: format(ratio(burstKit, burstBare)),
-                target: "≤ 1.50", passed: ratio(burstKit, burstBare) <= 1.5))
+                "2. burst, kit / baseline (\(ms(burstKit)) vs \(ms(burstBare)))",
+                burstKit, over: burstBare, atMost: 1.50))
 
     }
     // 3. Paging, N and 2N pages of 50 items.
@@ -155,10 +162,8 @@ func report() async throws -> [Row] {
             runs: 15, { _ = try await decoding.kit() }, { _ = try await decoding.baseline() })
         rows.append(
             Row(
-                scenario:
-                    "4. decode \(decoding.data.count / 1_000_000) MB (\(decoding.count) contacts), API manager from file / JSONDecoder in memory (\(ms(decodeKit)) vs \(ms(decodeBase)))",
-                measured: format(ratio(decodeKit, decodeBase)), target: "≤ 1.10",
-                passed: ratio(decodeKit, decodeBase) <= 1.10))
+                "4. decode \(decoding.data.count / 1_000_000) MB (\(decoding.count) contacts), API manager from file / JSONDecoder in memory (\(ms(decodeKit)) vs \(ms(decodeBase)))",
+                decodeKit, over: decodeBase, atMost: 1.10))
 
     }
     // 5. SQLite sync of 10,000 contacts.
@@ -169,9 +174,8 @@ func report() async throws -> [Row] {
             runs: 15, { emissions = try await SQLiteScenario.kit(contacts) }, { try SQLiteScenario.raw(contacts) })
         rows.append(
             Row(
-                scenario: "5. SQLite sync of 10,000, kit / raw prepared inserts (\(ms(sqliteKit)) vs \(ms(sqliteRaw)))",
-                measured: format(ratio(sqliteKit, sqliteRaw)), target: "≤ 1.50",
-                passed: ratio(sqliteKit, sqliteRaw) <= 1.5))
+                "5. SQLite sync of 10,000, kit / raw prepared inserts (\(ms(sqliteKit)) vs \(ms(sqliteRaw)))",
+                sqliteKit, over: sqliteRaw, atMost: 1.50))
         rows.append(
             Row(
                 scenario: "5. observer emissions for the sync", measured: "\(emissions)", target: "1",
@@ -221,9 +225,8 @@ func cacheRows(runs: Int) async throws -> [Row] {
         { _ = CacheScenario.dictionaryHits(dictionary, count: hits) })
     rows.append(
         Row(
-            scenario: "C1. memory hit / Dictionary under a lock (\(ms(hitTime / hits * 1000)) per 1,000)",
-            measured: format(ratio(hitTime, dictionaryTime)), target: "≤ 3.00",
-            passed: ratio(hitTime, dictionaryTime) <= 3))
+            "C1. memory hit / Dictionary under a lock (\(ms(hitTime / hits * 1000)) per 1,000)",
+            hitTime, over: dictionaryTime, atMost: 3.00))
     // C2: disk hit (cold memory) vs raw SELECT + JSONDecoder, 100 contacts.
     let path = try CacheScenario.freshCachePath()
     let disk = try await CacheScenario.diskRepository(at: path, holding: contacts)
@@ -233,8 +236,8 @@ func cacheRows(runs: Int) async throws -> [Row] {
         { try CacheScenario.rawSelects(path: path, count: reads) })
     rows.append(
         Row(
-            scenario: "C2. disk hit, cold memory / raw SELECT + JSONDecoder (\(ms(diskTime / reads)) per read)",
-            measured: format(ratio(diskTime, selectTime)), target: "≤ 1.30", passed: ratio(diskTime, selectTime) <= 1.3)
+            "C2. disk hit, cold memory / raw SELECT + JSONDecoder (\(ms(diskTime / reads)) per read)",
+            diskTime, over: selectTime, atMost: 1.30)
     )
     // C3: single flight and parallel keys.
     let one = try await CacheScenario.concurrentLoads(1_000, distinctKeys: false)
@@ -254,17 +257,15 @@ func cacheRows(runs: Int) async throws -> [Row] {
         runs: runs, { try await elements.kit() }, { try await elements.store() })
     rows.append(
         Row(
-            scenario:
-                "C4. save one element of 100,000, one live reader / store write + re-read (\(ms(elementTime)) vs \(ms(storeTime)))",
-            measured: format(ratio(elementTime, storeTime)), target: "≤ 0.10",
-            passed: ratio(elementTime, storeTime) <= 0.1))
+            "C4. save one element of 100,000, one live reader / store write + re-read (\(ms(elementTime)) vs \(ms(storeTime)))",
+            elementTime, over: storeTime, atMost: 0.10))
     // C5: LRU eviction, time per put flat.
     let (small, large) = try await interleaved(
         runs: 3, { try await CacheScenario.evictingPuts(100_000) }, { try await CacheScenario.evictingPuts(200_000) })
     rows.append(
         Row(
-            scenario: "C5. LRU over 1,000 entries: t(200,000 puts) / t(100,000) (\(ms(small)) for 100,000)",
-            measured: format(ratio(large, small)), target: "≤ 2.20", passed: ratio(large, small) <= 2.2))
+            "C5. LRU over 1,000 entries: t(200,000 puts) / t(100,000) (\(ms(small)) for 100,000)",
+            large, over: small, atMost: 2.20))
     return rows
 }
 

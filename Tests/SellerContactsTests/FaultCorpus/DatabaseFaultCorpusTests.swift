@@ -19,9 +19,7 @@ struct DatabaseFaultCorpusTests {
     }
 
     private func run(_ path: String, _ extra: [String] = []) async -> CommandResult {
-        await runCommand {
-            await SellerContactsCommand.main(arguments: ["--url", contacts, "--database", path] + extra, console: $0)
-        }
+        await runSellerContacts(["--url", contacts, "--database", path] + extra)
     }
 
     /// A database the command filled, with its bytes.

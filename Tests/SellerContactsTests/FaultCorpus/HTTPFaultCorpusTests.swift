@@ -40,9 +40,7 @@ struct HTTPFaultCorpusTests {
         let server = try LocalHTTPServer.start()
         defer { server.stop() }
         let url = server.url(fault.route)
-        let result = await runCommand {
-            await SellerContactsCommand.main(arguments: ["--url", url.absoluteString] + fault.options, console: $0)
-        }
+        let result = await runSellerContacts(["--url", url.absoluteString] + fault.options)
         let shownURL = url.absoluteString.components(separatedBy: "?")[0]
         expectOneClearErrorLine(result, status: 1, mentioning: [shownURL] + fault.mentioning, fault.route)
     }

@@ -51,9 +51,7 @@ struct JSONFaultCorpusTests {
     @Test(arguments: indices)
     func theCommandPrintsOneClearLineWithTheRightStatus(index: Int) async throws {
         let (fault, url) = Self.corpus[index]
-        let result = await runCommand {
-            await SellerContactsCommand.main(arguments: ["--url", url.absoluteString], console: $0)
-        }
+        let result = await runSellerContacts(["--url", url.absoluteString])
         switch fault.outcome {
         case .accepted(let count):
             #expect(result.status == 0, "\(fault.name)")
