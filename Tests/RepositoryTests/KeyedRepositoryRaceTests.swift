@@ -32,7 +32,7 @@ struct KeyedRepositoryRaceTests {
             switch random.next() % 3 {
             case 0 where !repository.isFetching("k"):
                 let index = loader.calls.count
-                refreshes.append(Task { try? await repository.refresh("k") })
+                refreshes.append(Task { _ = try? await repository.refresh("k") })
                 _ = try await loader.call(index)
                 savesBeforeFetch[index] = saves
             case 1:

@@ -90,3 +90,43 @@ struct KeyedRepositoryWriteTests {
         #expect(reader.elements.map(\.summary) == ["local:saved"])
     }
 }
+
+/// A repository of `Equatable` values compares a fetch with the cached value.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct UnchangedFetchTests {
+    let clock = TestWallClock()
+
+    @Test func anEqualFetchWritesNothingRestartsTheAgeOnDiskAndEndsTheRefreshing() async throws {
+        let path = try temporaryCachePath()
+        let ages = CacheAges(staleAfter: .seconds(60), expireAfter: .seconds(600))
+        let repository = KeyedRepository<String, String>(
+            disk: try DiskCache(.file(path: path)), ages: ages, now: { [clock] in clock.now }
+        ) { _ in "same" }
+        try await repository.save("same", for: "k")
+        clock.advance(by: 500)
+        let events = record(repository.events(for: "k", policy: .returnCacheThenLoad))
+        let delivered = try await events.values(count: 2).compactMap(\.cachedValue)
+        #expect(delivered.map(\.value) == ["same", "same"])
+        #expect(delivered.map(\.isRefreshing) == [true, false], "the second says the fetch is over")
+        #expect(delivered[1].origin == .remote)
+        #expect(delivered[1].age == .zero)
+        #expect(try await repository.refresh("k") == .notModified)
+        clock.advance(by: 500)
+        let restarted = KeyedRepository<String, String>(
+            disk: try DiskCache(.file(path: path)), ages: ages, now: { [clock] in clock.now }
+        ) { _ in "fetched" }
+        let cached = try #require(try await restarted.value(for: "k", policy: .returnCacheDontLoad))
+        #expect(cached.age == .seconds(500), "the confirmation reset the age on disk")
+    }
+
+    @Test func aReaderThatWasNotWaitingGetsNothingNew() async throws {
+        let repository = KeyedRepository<String, String> { _ in "same" }
+        try await repository.save("same", for: "k")
+        let events = record(repository.events(for: "k", policy: .returnCacheDontLoad))
+        #expect(try await summaries(events, count: 1) == ["memory:same"])
+        #expect(try await repository.refresh("k") == .notModified)
+        try await repository.save("edited", for: "k")
+        #expect(try await summaries(events, count: 2) == ["memory:same", "local:edited"])
+    }
+}

@@ -9,16 +9,21 @@ final class KeyChannel<Value: Sendable>: Sendable {
     enum Delivery: Sendable {
         case value(Value, origin: CacheOrigin, writtenAt: Date, version: UInt64)
         case removed(version: UInt64)
+        /// A fetch found the value unchanged: its age starts again at `writtenAt`.
+        case confirmed(writtenAt: Date, version: UInt64)
         case failure(any Error)
     }
 
     let readers = Broadcast<Delivery>()
-    let flight = SingleFlight<Void>()
+    let flight = SingleFlight<SyncOutcome>()
     /// Held by every write of the key (save, removal, element patch, a fetch's result) from
     /// its claim to its delivery, so writes reach memory, disk and readers in version order and
     /// a patch reads the list it writes back.
     let writes = AsyncLock()
     private let versions = Locked((written: UInt64(0), invalidatedThrough: UInt64(0)))
+    /// The value of the last write in this process, kept only by a repository that compares
+    /// values (one over a ``LocalStore``), to tell its own writes from others' in the store.
+    let lastWritten = Locked<Value?>(nil)
 
     /// The version of the last write (or removal) of the key in this process.
     var writtenVersion: UInt64 { versions.withLock { $0.written } }

@@ -68,6 +68,8 @@ extension KeyedRepository {
         let channel: KeyChannel<Value>
         let continuation: AsyncStream<CacheEvent<Value>>.Continuation
         var lastVersion: UInt64 = 0
+        /// The last value given, and whether it said a fetch was on the way.
+        var shown: (hit: Hit, refreshing: Bool)?
         /// A network-first read's answer to a failed fetch: what the tiers held (`.some(nil)`:
         /// nothing), until a failure or a newer value arrives.
         var fallback: Hit??
@@ -89,18 +91,18 @@ extension KeyedRepository {
                     if stale { repository.revalidate(key, in: channel) }
                     return nil
                 }
-                return Task { try? await repository.sync(key, in: channel, unlessWrittenAfter: seen) }
+                return Task { _ = try? await repository.sync(key, in: channel, unlessWrittenAfter: seen) }
             case .returnCacheDontLoad:
                 if let hit { deliver(hit) } else { continuation.yield(.noValue) }
                 return nil
             case .reloadIgnoringCache:
-                return Task { try? await repository.sync(key, in: channel) }
+                return Task { _ = try? await repository.sync(key, in: channel) }
             case .returnCacheThenLoad:
                 if let hit { deliver(hit, refreshing: true) }
-                return Task { try? await repository.sync(key, in: channel) }
+                return Task { _ = try? await repository.sync(key, in: channel) }
             case .loadElseReturnCache:
                 fallback = .some(hit)
-                return Task { try? await repository.sync(key, in: channel) }
+                return Task { _ = try? await repository.sync(key, in: channel) }
             }
         }
 
@@ -110,6 +112,7 @@ extension KeyedRepository {
         mutating func deliver(_ hit: Hit, refreshing: Bool = false) {
             guard hit.version > lastVersion else { return }
             lastVersion = hit.version
+            shown = (hit, refreshing)
             let date = repository.now()
             let stale = repository.isStale(writtenAt: hit.writtenAt, version: hit.version, in: channel, at: date)
             let age = repository.age(of: hit.writtenAt, at: date)
@@ -131,6 +134,16 @@ extension KeyedRepository {
                 lastVersion = version
                 if fallback != nil { fallback = .some(nil) }
                 continuation.yield(.noValue)
+            case .confirmed(let writtenAt, let version):
+                // NB: a fetch that found the value unchanged gives it again only to a read
+                // that said a fetch was on the way, or that waits for it (network first).
+                let waiting = shown.flatMap { $0.refreshing ? $0.hit : nil } ?? (shown == nil ? fallback ?? nil : nil)
+                fallback = nil
+                guard let waiting else {
+                    lastVersion = max(lastVersion, version)
+                    return
+                }
+                deliver(Hit(value: waiting.value, writtenAt: writtenAt, version: version, origin: .remote))
             case .failure(let error):
                 continuation.yield(.error(error))
                 guard let answer = fallback else { return }

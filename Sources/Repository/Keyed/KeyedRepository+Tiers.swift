@@ -9,10 +9,10 @@ extension KeyedRepository {
         let origin: CacheOrigin
     }
 
-    /// What the tiers hold for `key`: memory first, then disk (a disk hit is promoted to
-    /// memory). An expired value is removed and reads as a miss; so does a disk entry that
-    /// cannot be read or decoded (removed too), whose error comes back with the miss.
-    func lookUp(_ key: Key) async -> (hit: Hit?, failure: CacheError?) {
+    /// What the tiers hold for `key`: memory first, then the persistent tier (a hit there is
+    /// promoted to memory). An expired value is removed and reads as a miss; so does a stored
+    /// value that cannot be read or decoded, whose error comes back with the miss.
+    func lookUp(_ key: Key) async -> (hit: Hit?, failure: (any Error)?) {
         let date = now()
         if let entry = memory.entry(for: key) {
             guard !isExpired(entry.writtenAt, at: date) else {
@@ -21,46 +21,55 @@ extension KeyedRepository {
             }
             return (Hit(value: entry.value, writtenAt: entry.writtenAt, version: entry.version, origin: .memory), nil)
         }
-        guard let disk else { return (nil, nil) }
-        let stored: DiskCache.Entry?
+        guard let tier else { return (nil, nil) }
+        let stored: PersistedEntry<Value>?
         do {
-            stored = try await disk.entry(for: key.persistentKey, now: date)
+            stored = try await tier.entry(for: key, now: date)
         } catch {
-            return (nil, failure("read", key, error))
+            return (nil, error)
         }
         guard let stored else { return (nil, nil) }
         guard !isExpired(stored.writtenAt, at: date) else {
             await discard(key)
             return (nil, nil)
         }
-        do {
-            let value = try JSONDecoder().decode(Value.self, from: stored.data)
-            memory.store(.init(value: value, writtenAt: stored.writtenAt, version: stored.version), for: key)
-            return (Hit(value: value, writtenAt: stored.writtenAt, version: stored.version, origin: .disk), nil)
-        } catch {
-            try? await disk.remove(key.persistentKey)
-            return (nil, failure("decode", key, error))
-        }
+        memory.store(.init(value: stored.value, writtenAt: stored.writtenAt, version: stored.version), for: key)
+        return (Hit(value: stored.value, writtenAt: stored.writtenAt, version: stored.version, origin: .disk), nil)
     }
 
     /// Writes `value` through the tiers at `version` and delivers it to every reader of `key`.
     ///
-    /// - Throws: ``CacheError`` when the disk write fails (also delivered to the readers);
-    ///   memory and the readers have the value all the same.
+    /// - Throws: The persistent tier's error when its write fails (also delivered to the
+    ///   readers); memory and the readers have the value all the same.
     func writeThrough(_ value: Value, for key: Key, in channel: KeyChannel<Value>, version: UInt64, origin: CacheOrigin)
         async throws
     {
         let writtenAt = now()
         memory.store(.init(value: value, writtenAt: writtenAt, version: version), for: key)
+        if remembersLastWrite { channel.lastWritten.withLock { $0 = value } }
         channel.readers.send(.value(value, origin: origin, writtenAt: writtenAt, version: version))
-        guard let disk else { return }
+        guard let tier else { return }
         do {
-            let data = try JSONEncoder().encode(value)
-            try await disk.write(data, for: key.persistentKey, version: version, writtenAt: writtenAt)
+            try await tier.write(value, for: key, version: version, writtenAt: writtenAt)
         } catch {
-            let failure = failure("write", key, error)
-            channel.readers.send(.failure(failure))
-            throw failure
+            channel.readers.send(.failure(error))
+            throw error
+        }
+    }
+
+    /// Records that a fetch found `current` unchanged: its age starts again on every tier, and
+    /// readers waiting for the fetch hear that it is over (no new value is delivered).
+    func confirm(_ current: Hit, for key: Key, in channel: KeyChannel<Value>, version: UInt64) async throws {
+        let writtenAt = now()
+        memory.store(.init(value: current.value, writtenAt: writtenAt, version: version), for: key)
+        if remembersLastWrite { channel.lastWritten.withLock { $0 = current.value } }
+        channel.readers.send(.confirmed(writtenAt: writtenAt, version: version))
+        guard let tier else { return }
+        do {
+            try await tier.confirm(key, writtenAt: writtenAt, version: version)
+        } catch {
+            channel.readers.send(.failure(error))
+            throw error
         }
     }
 
@@ -77,16 +86,6 @@ extension KeyedRepository {
     /// Removes `key` from both tiers (an expired value).
     private func discard(_ key: Key) async {
         memory.remove(key)
-        try? await disk?.remove(key.persistentKey)
-    }
-
-    private func failure(_ operation: String, _ key: Key, _ error: any Error) -> CacheError {
-        let reason =
-            switch error {
-            case let error as SQLiteError: "\(error.message) (SQLite error \(error.code))"
-            case is DecodingError: "the stored value does not decode as \(Value.self) (\(error))"
-            default: "\(error)"
-            }
-        return CacheError(operation: operation, path: disk?.path ?? "memory", key: key.persistentKey, reason: reason)
+        try? await tier?.remove(key)
     }
 }

@@ -4,9 +4,12 @@ extension KeyedRepository {
     /// Fetches `key` now and writes the result through the tiers to every reader, or joins the
     /// fetch of `key` in flight.
     ///
+    /// - Returns: ``SyncOutcome/updated``, or ``SyncOutcome/notModified`` when a save since the
+    ///   fetch started kept its own value.
     /// - Throws: The fetch's error (also delivered to every reader of `key`), or a
     ///   ``CacheError`` when the disk write fails.
-    public func refresh(_ key: Key) async throws {
+    @discardableResult
+    public func refresh(_ key: Key) async throws -> SyncOutcome {
         try await sync(key, in: channel(for: key))
     }
 
@@ -48,10 +51,7 @@ extension KeyedRepository {
             _ = channel.claim(version, ifUnwrittenSince: nil)
             memory.remove(key)
             channel.readers.send(.removed(version: version))
-            guard let disk else { return }
-            do { try await disk.remove(key.persistentKey) } catch {
-                throw CacheError(operation: "remove", path: disk.path, key: key.persistentKey, reason: "\(error)")
-            }
+            try await tier?.remove(key)
         }
     }
 
@@ -70,12 +70,26 @@ extension KeyedRepository {
         for (key, channel) in observedChannels { revalidate(key, in: channel) }
     }
 
-    /// Fetches `key`, or joins its fetch in flight. With `seen`, does nothing when a write of
-    /// `key` came after that version (a reader's miss that another fetch has filled since).
-    func sync(_ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil) async throws {
+    /// Fetches `key`, or joins its fetch in flight, and writes the result through the tiers
+    /// to every reader. With `seen`, does nothing when a write of `key` came after that version
+    /// (a reader's miss that another fetch has filled since); with `skippingFresh`, does
+    /// nothing while the cached value is fresh.
+    ///
+    /// - Returns: ``SyncOutcome/updated`` when the value was written; ``SyncOutcome/notModified``
+    ///   when it equalled the stored one (its age starts again) or a save since the fetch
+    ///   started kept its own value; ``SyncOutcome/skipped`` when nothing was fetched.
+    @discardableResult
+    func sync(
+        _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
+    ) async throws -> SyncOutcome {
         try await channel.flight.run { [self] in
             let started = channel.writtenVersion
-            if let seen, started > seen { return }
+            if let seen, started > seen { return .skipped }
+            if skippingFresh, let hit = await lookUp(key).hit,
+                !isStale(writtenAt: hit.writtenAt, version: hit.version, in: channel, at: now())
+            {
+                return .skipped
+            }
             let value: Value
             do {
                 value = try await fetch(key)
@@ -83,17 +97,22 @@ extension KeyedRepository {
                 if !(error is CancellationError) { channel.readers.send(.failure(error)) }
                 throw error
             }
-            try await channel.writes.withLock { [self] in
+            return try await channel.writes.withLock { [self] in
                 let version = nextVersion()
                 // NB: writes win: a save or removal since the fetch started keeps its value.
-                guard channel.claim(version, ifUnwrittenSince: started) else { return }
+                guard channel.claim(version, ifUnwrittenSince: started) else { return .notModified }
+                if let isUnchanged, let current = await lookUp(key).hit, isUnchanged(current.value, value) {
+                    try await confirm(current, for: key, in: channel, version: version)
+                    return .notModified
+                }
                 try await writeThrough(value, for: key, in: channel, version: version, origin: .remote)
+                return .updated
             }
         }
     }
 
     /// Fetches `key` in the background; its result or error reaches the readers.
     func revalidate(_ key: Key, in channel: KeyChannel<Value>) {
-        Task { try? await self.sync(key, in: channel) }
+        Task { _ = try? await self.sync(key, in: channel) }
     }
 }

@@ -23,13 +23,21 @@ import Foundation
 ///   key never overwrites it.
 /// - The same key is fetched once at a time; different keys in parallel.
 /// - Values are encoded as JSON for the disk tier; see ``DiskCache`` for its limits.
-public final class KeyedRepository<Key: CacheKey, Value: Codable & Sendable>: Sendable {
+public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     /// The memory tier.
     public let memory: MemoryCache<Key, Value>
     /// The disk tier, if any.
     public let disk: DiskCache?
     /// When values become stale and when they expire.
     public let ages: CacheAges
+    /// The tier that outlives the process: the disk tier, or a ``LocalStore``.
+    let tier: (any PersistentTier<Key, Value>)?
+    /// Whether a fetched value equals the stored one, so that the fetch only confirms it (no
+    /// write, no new value delivered); `nil` when values are not compared.
+    let isUnchanged: (@Sendable (Value, Value) -> Bool)?
+    /// Whether each key's last write is kept beside the tiers: a repository over a
+    /// ``LocalStore`` (no memory tier) needs it to tell its own writes from others' in the store.
+    let remembersLastWrite: Bool
     let fetch: @Sendable (Key) async throws -> Value
     let now: @Sendable () -> Date
     private let channels = Locked<[Key: KeyChannel<Value>]>([:])
@@ -37,26 +45,24 @@ public final class KeyedRepository<Key: CacheKey, Value: Codable & Sendable>: Se
     /// Values written at or below this version are stale (``invalidateAll()``).
     private let invalidatedThrough = Locked(UInt64(0))
 
-    /// Creates a repository.
-    ///
-    /// - Parameters:
-    ///   - memory: The memory tier. Defaults to 100 entries.
-    ///   - disk: The disk tier; `nil` for memory only.
-    ///   - ages: When values become stale and expire. Defaults to ``CacheAges/default``.
-    ///   - now: The wall clock (write times are stored on disk, so they outlive the process).
-    ///     Inject a test clock to move time by hand.
-    ///   - fetch: Fetches the value for a key. It runs once at a time per key.
-    public init(
-        memory: MemoryCache<Key, Value> = MemoryCache(countLimit: 100),
+    /// Creates a repository over `tier`: the one initialiser every public one goes through.
+    init(
+        memory: MemoryCache<Key, Value>,
+        tier: (any PersistentTier<Key, Value>)?,
         disk: DiskCache? = nil,
-        ages: CacheAges = .default,
-        now: @escaping @Sendable () -> Date = { Date() },
+        ages: CacheAges,
+        now: @escaping @Sendable () -> Date,
+        isUnchanged: (@Sendable (Value, Value) -> Bool)? = nil,
+        remembersLastWrite: Bool = false,
         fetch: @escaping @Sendable (Key) async throws -> Value
     ) {
+        self.remembersLastWrite = remembersLastWrite
         self.memory = memory
+        self.tier = tier
         self.disk = disk
         self.ages = ages
         self.now = now
+        self.isUnchanged = isUnchanged
         self.fetch = fetch
     }
 
@@ -104,4 +110,53 @@ public final class KeyedRepository<Key: CacheKey, Value: Codable & Sendable>: Se
 
     /// How many keys have live readers now.
     public var observedKeyCount: Int { observedChannels.count }
+}
+
+extension KeyedRepository where Value: Codable & Equatable {
+    /// Creates a repository whose fetches are compared with the cached value: a fetch that
+    /// returns an equal value writes nothing and delivers no new value; the cached value's age
+    /// starts again, and a read that said a fetch was on the way gets the value once more,
+    /// no longer refreshing.
+    ///
+    /// - Parameters:
+    ///   - memory: The memory tier. Defaults to 100 entries.
+    ///   - disk: The disk tier; `nil` for memory only.
+    ///   - ages: When values become stale and expire. Defaults to ``CacheAges/default``.
+    ///   - now: The wall clock (write times are stored on disk, so they outlive the process).
+    ///     Inject a test clock to move time by hand.
+    ///   - fetch: Fetches the value for a key. It runs once at a time per key.
+    public convenience init(
+        memory: MemoryCache<Key, Value> = MemoryCache(countLimit: 100),
+        disk: DiskCache? = nil,
+        ages: CacheAges = .default,
+        now: @escaping @Sendable () -> Date = { Date() },
+        fetch: @escaping @Sendable (Key) async throws -> Value
+    ) {
+        self.init(
+            memory: memory, tier: disk.map { DiskTier<Key, Value>(cache: $0) }, disk: disk, ages: ages, now: now,
+            isUnchanged: { $0 == $1 }, fetch: fetch)
+    }
+}
+
+extension KeyedRepository where Value: Codable {
+    /// Creates a repository.
+    ///
+    /// - Parameters:
+    ///   - memory: The memory tier. Defaults to 100 entries.
+    ///   - disk: The disk tier; `nil` for memory only.
+    ///   - ages: When values become stale and expire. Defaults to ``CacheAges/default``.
+    ///   - now: The wall clock (write times are stored on disk, so they outlive the process).
+    ///     Inject a test clock to move time by hand.
+    ///   - fetch: Fetches the value for a key. It runs once at a time per key.
+    public convenience init(
+        memory: MemoryCache<Key, Value> = MemoryCache(countLimit: 100),
+        disk: DiskCache? = nil,
+        ages: CacheAges = .default,
+        now: @escaping @Sendable () -> Date = { Date() },
+        fetch: @escaping @Sendable (Key) async throws -> Value
+    ) {
+        self.init(
+            memory: memory, tier: disk.map { DiskTier<Key, Value>(cache: $0) }, disk: disk, ages: ages, now: now,
+            fetch: fetch)
+    }
 }

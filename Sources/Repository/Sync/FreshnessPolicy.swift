@@ -4,14 +4,15 @@ public enum FreshnessPolicy: Sendable, Hashable {
     case always
     /// A sync fetches only when the last successful sync is older than this (or there was none).
     case ifOlderThan(Duration)
-}
 
-/// What a sync did.
-public enum SyncOutcome: Sendable, Hashable {
-    /// The remote data differed from the stored data and was written, in one transaction.
-    case updated
-    /// The remote data equalled the stored data: nothing was written.
-    case notModified
-    /// The freshness policy said the stored data is fresh enough: nothing was fetched.
-    case skipped
+    /// The cache ages that say the same: stale after the maximum age (at once for
+    /// ``always``), and never expired: the single source of truth keeps its data until a sync
+    /// replaces it.
+    var ages: CacheAges {
+        let never = Duration.seconds(Int64.max / 2)
+        return switch self {
+        case .always: CacheAges(staleAfter: .zero, expireAfter: never)
+        case .ifOlderThan(let maximumAge): CacheAges(staleAfter: maximumAge, expireAfter: never)
+        }
+    }
 }

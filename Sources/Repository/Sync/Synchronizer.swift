@@ -11,16 +11,20 @@ import Foundation
 /// let outcome = try await synchronizer.sync()   // .updated, .notModified or .skipped
 /// ```
 ///
-/// Concurrent ``sync()`` calls are single-flight: a call made while a sync runs joins it and
-/// gets its outcome (or its error); only one fetch happens.
+/// It is the keyed mechanism's case of one key: a ``KeyedRepository`` whose persistent tier is
+/// the store (its whole collection is the key's value, its last sync time the value's write
+/// time) and whose ages come from the ``FreshnessPolicy``. So a sync is the key's single-flight
+/// fetch: concurrent ``sync()`` calls, and the syncs that ``Repository`` reads start, make one
+/// fetch and share its outcome (or its error); a fetched collection equal to the stored one
+/// writes nothing; and while a ``Repository`` read is open, a write made to the store directly
+/// reaches its readers and is not overwritten by a fetch that started before it.
 public final class Synchronizer<Element: Sendable & Identifiable & Equatable>: Sendable where Element.ID: Sendable {
     /// The store written to.
     public let store: any LocalStore<Element>
     /// Whether a sync fetches at all.
     public let freshness: FreshnessPolicy
-    private let fetch: @Sendable () async throws -> [Element]
-    private let now: @Sendable () -> Date
-    private let flight = SingleFlight<SyncOutcome>()
+    /// The keyed mechanism the store is the persistent tier of.
+    let keyed: KeyedRepository<WholeCollection, [Element]>
 
     /// Creates a synchronizer.
     ///
@@ -38,8 +42,11 @@ public final class Synchronizer<Element: Sendable & Identifiable & Equatable>: S
     ) {
         self.store = store
         self.freshness = freshness
-        self.now = now
-        self.fetch = fetch
+        // NB: no memory tier (a cost limit of 0 keeps nothing): the store is read every time,
+        // so a write made to it directly is never hidden behind an older copy.
+        keyed = KeyedRepository(
+            memory: MemoryCache(countLimit: 1, costLimit: 0), tier: StoreTier(store: store), ages: freshness.ages,
+            now: now, isUnchanged: { $0 == $1 }, remembersLastWrite: true, fetch: { _ in try await fetch() })
     }
 
     /// Syncs, or joins the sync in flight.
@@ -49,36 +56,15 @@ public final class Synchronizer<Element: Sendable & Identifiable & Equatable>: S
     ///   is untouched.
     @discardableResult
     public func sync() async throws -> SyncOutcome {
-        try await flight.run { [self] in try await performSync() }
+        try await keyed.sync(WholeCollection(), in: channel, skippingFresh: true)
     }
 
     /// Whether a sync is in flight.
-    public var isSyncing: Bool { flight.isRunning }
+    public var isSyncing: Bool { channel.flight.isRunning }
 
     /// How many ``sync()`` calls are waiting for the sync in flight (they will all get its
     /// outcome).
-    public var waitingCallers: Int { flight.waitingCallers }
+    public var waitingCallers: Int { channel.flight.waitingCallers }
 
-    private func performSync() async throws -> SyncOutcome {
-        if case .ifOlderThan(let maximumAge) = freshness, let last = try await store.lastSyncDate() {
-            let age = now().timeIntervalSince(last)
-            if age >= 0, age < maximumAge.timeInterval { return .skipped }
-        }
-        let remote = try await fetch()
-        let syncedAt = now()
-        guard try await store.fetchAll() != remote else {
-            try await store.setLastSyncDate(syncedAt)
-            return .notModified
-        }
-        try await store.replaceAll(with: remote, syncedAt: syncedAt)
-        return .updated
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
+    var channel: KeyChannel<[Element]> { keyed.channel(for: WholeCollection()) }
 }

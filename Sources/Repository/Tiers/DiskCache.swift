@@ -132,6 +132,20 @@ public actor DiskCache {
         }
     }
 
+    /// Sets the write time and version of the entry for `key` (a fetch found its value
+    /// unchanged), unless a later version is stored.
+    func confirm(_ key: String, version: UInt64, writtenAt: Date) throws {
+        try writeFault?(key)
+        let update = try database.prepare(
+            "UPDATE content_loading_cache SET written_at = ?, version = ? WHERE key = ? AND version <= ?",
+            operation: "write the cache in")
+        try update.bind(writtenAt.timeIntervalSince1970, at: 1)
+        try update.bind(Int(clamping: version), at: 2)
+        try update.bind(key, at: 3)
+        try update.bind(Int(clamping: version), at: 4)
+        try update.step()
+    }
+
     /// Runs `body`; when it throws (its transaction rolled back), the running total is restored.
     private func keepingTotalOnFailure(_ body: () throws -> Void) throws {
         let before = totalBytes

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The disk tier of a ``KeyedRepository``: its values as JSON in a ``DiskCache``, under the
+/// key's ``CacheKey/persistentKey``. Every failure is a ``CacheError`` naming the file and the
+/// key.
+struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
+    let cache: DiskCache
+
+    func entry(for key: Key, now: Date) async throws -> PersistedEntry<Value>? {
+        let stored: DiskCache.Entry?
+        do {
+            stored = try await cache.entry(for: key.persistentKey, now: now)
+        } catch {
+            throw failure("read", key, error)
+        }
+        guard let stored else { return nil }
+        do {
+            let value = try JSONDecoder().decode(Value.self, from: stored.data)
+            return PersistedEntry(value: value, writtenAt: stored.writtenAt, version: stored.version)
+        } catch {
+            // NB: a row that does not decode is a miss from now on; other keys are untouched.
+            try? await cache.remove(key.persistentKey)
+            throw failure("decode", key, error)
+        }
+    }
+
+    func write(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async throws {
+        do {
+            let data = try JSONEncoder().encode(value)
+            try await cache.write(data, for: key.persistentKey, version: version, writtenAt: writtenAt)
+        } catch {
+            throw failure("write", key, error)
+        }
+    }
+
+    func confirm(_ key: Key, writtenAt: Date, version: UInt64) async throws {
+        do {
+            try await cache.confirm(key.persistentKey, version: version, writtenAt: writtenAt)
+        } catch {
+            throw failure("write", key, error)
+        }
+    }
+
+    func remove(_ key: Key) async throws {
+        do {
+            try await cache.remove(key.persistentKey)
+        } catch {
+            throw failure("remove", key, error)
+        }
+    }
+
+    private func failure(_ operation: String, _ key: Key, _ error: any Error) -> CacheError {
+        let reason =
+            switch error {
+            case let error as SQLiteError: "\(error.message) (SQLite error \(error.code))"
+            case is DecodingError: "the stored value does not decode as \(Value.self) (\(error))"
+            default: "\(error)"
+            }
+        return CacheError(operation: operation, path: cache.path, key: key.persistentKey, reason: reason)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The one key of a repository whose persistent tier is a ``LocalStore``: the store's whole
+/// collection.
+struct WholeCollection: CacheKey {
+    var persistentKey: String { "all" }
+}
+
+/// A ``LocalStore`` as the persistent tier of a ``KeyedRepository`` of one key: the single
+/// source of truth's collection is the key's value, its last sync time the value's write time.
+///
+/// The store keeps no versions: what it holds is the first version of the key in this
+/// process, and every write through the repository comes after it. Errors are the store's own
+/// (``SQLiteError`` names the file).
+struct StoreTier<Element: Sendable & Identifiable & Equatable>: PersistentTier where Element.ID: Sendable {
+    let store: any LocalStore<Element>
+
+    /// The collection, and its last sync time (never synced: the distant past, so it is stale).
+    func entry(for key: WholeCollection, now: Date) async throws -> PersistedEntry<[Element]>? {
+        let elements = try await store.fetchAll()
+        let syncedAt = try await store.lastSyncDate() ?? .distantPast
+        return PersistedEntry(value: elements, writtenAt: syncedAt, version: 1)
+    }
+
+    /// Makes `value` the whole collection and `writtenAt` the last sync time, in one transaction.
+    func write(_ value: [Element], for key: WholeCollection, version: UInt64, writtenAt: Date) async throws {
+        try await store.replaceAll(with: value, syncedAt: writtenAt)
+    }
+
+    /// Records `writtenAt` as the last sync time.
+    func confirm(_ key: WholeCollection, writtenAt: Date, version: UInt64) async throws {
+        try await store.setLastSyncDate(writtenAt)
+    }
+
+    /// Empties the collection.
+    func remove(_ key: WholeCollection) async throws {
+        try await store.replaceAll(with: [], syncedAt: nil)
+    }
+}
