@@ -20,31 +20,21 @@ final class KeyChannel<Value: Sendable>: Sendable {
     /// its claim to its delivery, so writes reach memory, disk and readers in version order and
     /// a patch reads the list it writes back.
     let writes = AsyncLock()
-    private let versions = Locked((written: UInt64(0), invalidatedThrough: UInt64(0)))
+    private let written = Locked(UInt64(0))
     /// The value of the last write in this process, kept only by a repository that compares
     /// values (one over a ``LocalStore``), to tell its own writes from others' in the store.
     let lastWritten = Locked<Value?>(nil)
 
     /// The version of the last write (or removal) of the key in this process.
-    var writtenVersion: UInt64 { versions.withLock { $0.written } }
-
-    /// Whether a value written at `version` has been invalidated since.
-    func isInvalidated(_ version: UInt64) -> Bool {
-        versions.withLock { version <= $0.invalidatedThrough }
-    }
+    var writtenVersion: UInt64 { written.withLock { $0 } }
 
     /// Records a write at `version` when no write came after `seen` (the version a fetch saw
     /// when it started); `false` when one did, and the fetch must not overwrite it.
     func claim(_ version: UInt64, ifUnwrittenSince seen: UInt64?) -> Bool {
-        versions.withLock { versions in
-            if let seen, versions.written > seen { return false }
-            versions.written = max(versions.written, version)
+        written.withLock { written in
+            if let seen, written > seen { return false }
+            written = max(written, version)
             return true
         }
-    }
-
-    /// Marks every value written so far as invalidated (stale, whatever its age).
-    func invalidate() {
-        versions.withLock { $0.invalidatedThrough = $0.written }
     }
 }

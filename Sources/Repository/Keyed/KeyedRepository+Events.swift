@@ -1,3 +1,4 @@
+import ContentLoadingSupport
 import Foundation
 
 extension KeyedRepository {
@@ -17,7 +18,7 @@ extension KeyedRepository {
         // NB: subscribed before the tiers are read, so no write between the two is missed.
         let deliveries = channel.readers.subscribe()
         let task = Task {
-            var reader = Reader(repository: self, channel: channel, continuation: continuation)
+            var reader = Reader(repository: self, key: key, channel: channel, continuation: continuation)
             let fetching = await reader.start(key, policy: policy)
             // NB: the key's writes buffer in `deliveries` while the tiers are read, and reach
             // the reader while its fetch is still running.
@@ -31,13 +32,13 @@ extension KeyedRepository {
 
     /// The value of `key` in the memory tier, now, without waiting: for a view's first frame or
     /// a synchronous check. `nil` on a miss (the disk tier is not read) or when it has expired.
-    public func cachedValue(for key: Key) -> CachedValue<Value>? {
+    @inlinable public func cachedValue(for key: Key) -> CachedValue<Value>? {
         guard let entry = memory.entry(for: key) else { return nil }
         let date = now()
-        guard !isExpired(entry.writtenAt, at: date) else { return nil }
-        // NB: no channel is made for a key nobody reads: an invalidation needs one.
-        let stale = isStale(writtenAt: entry.writtenAt, version: entry.version, in: existingChannel(for: key), at: date)
-        return CachedValue(value: entry.value, origin: .memory, age: age(of: entry.writtenAt, at: date), isStale: stale)
+        let age = age(of: entry.writtenAt, at: date)
+        guard age < ages.expireAfter else { return nil }
+        let stale = age >= ages.staleAfter || invalidations.withLock { $0.contains(key, version: entry.version) }
+        return CachedValue(value: entry.value, origin: .memory, age: age, isStale: stale)
     }
 
     /// The first value (or `nil` for "no value") that a read of `key` with `policy` delivers.
@@ -65,6 +66,7 @@ extension KeyedRepository {
     /// One read: turns deliveries into events, never one older than the last it gave.
     private struct Reader {
         let repository: KeyedRepository
+        let key: Key
         let channel: KeyChannel<Value>
         let continuation: AsyncStream<CacheEvent<Value>>.Continuation
         var lastVersion: UInt64 = 0
@@ -86,7 +88,7 @@ extension KeyedRepository {
             case .returnCacheElseLoad:
                 if let hit {
                     let stale = repository.isStale(
-                        writtenAt: hit.writtenAt, version: hit.version, in: channel, at: repository.now())
+                        key, writtenAt: hit.writtenAt, version: hit.version, at: repository.now())
                     deliver(hit, refreshing: stale)
                     if stale { repository.revalidate(key, in: channel) }
                     return nil
@@ -114,7 +116,7 @@ extension KeyedRepository {
             lastVersion = hit.version
             shown = (hit, refreshing)
             let date = repository.now()
-            let stale = repository.isStale(writtenAt: hit.writtenAt, version: hit.version, in: channel, at: date)
+            let stale = repository.isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: date)
             let age = repository.age(of: hit.writtenAt, at: date)
             continuation.yield(
                 .value(

@@ -74,12 +74,12 @@ extension KeyedRepository {
     }
 
     /// The age of a value written at `writtenAt`, at `date`.
-    func age(of writtenAt: Date, at date: Date) -> Duration {
+    @inlinable func age(of writtenAt: Date, at date: Date) -> Duration {
         .milliseconds(Int64((max(0, date.timeIntervalSince(writtenAt)) * 1_000).rounded()))
     }
 
     /// Whether a value written at `writtenAt` has expired at `date`.
-    func isExpired(_ writtenAt: Date, at date: Date) -> Bool {
+    @inlinable func isExpired(_ writtenAt: Date, at date: Date) -> Bool {
         age(of: writtenAt, at: date) >= ages.expireAfter
     }
 

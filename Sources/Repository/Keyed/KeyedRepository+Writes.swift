@@ -58,8 +58,8 @@ extension KeyedRepository {
     /// Marks the value of `key` stale, whatever its age; when `key` has live readers it is
     /// fetched again now.
     public func invalidate(_ key: Key) {
+        invalidateEverythingWritten(of: key)
         let channel = channel(for: key)
-        channel.invalidate()
         if channel.readers.subscriberCount > 0 { revalidate(key, in: channel) }
     }
 
@@ -86,7 +86,7 @@ extension KeyedRepository {
             let started = channel.writtenVersion
             if let seen, started > seen { return .skipped }
             if skippingFresh, let hit = await lookUp(key).hit,
-                !isStale(writtenAt: hit.writtenAt, version: hit.version, in: channel, at: now())
+                !isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: now())
             {
                 return .skipped
             }

@@ -39,11 +39,11 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     /// ``LocalStore`` (no memory tier) needs it to tell its own writes from others' in the store.
     let remembersLastWrite: Bool
     let fetch: @Sendable (Key) async throws -> Value
-    let now: @Sendable () -> Date
+    @usableFromInline let now: @Sendable () -> Date
     private let channels = Locked<[Key: KeyChannel<Value>]>([:])
     private let lastVersion = Locked(UInt64(0))
-    /// Values written at or below this version are stale (``invalidateAll()``).
-    private let invalidatedThrough = Locked(UInt64(0))
+    /// What was invalidated, for every key and for single keys.
+    @usableFromInline let invalidations = Locked(Invalidations<Key>())
 
     /// Creates a repository over `tier`: the one initialiser every public one goes through.
     init(
@@ -96,16 +96,18 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         }
     }
 
-    /// Makes every value written so far stale, on every tier.
-    func invalidateEverythingWritten() {
+    /// Makes every value written so far stale, on every tier: of `key`, or of every key.
+    func invalidateEverythingWritten(of key: Key? = nil) {
         let version = nextVersion()
-        invalidatedThrough.withLock { $0 = version }
+        invalidations.withLock { invalidations in
+            if let key { invalidations.keys[key] = version } else { invalidations.all = version }
+        }
     }
 
-    /// Whether a value written at `writtenAt` with `version` is stale at `date`.
-    func isStale(writtenAt: Date, version: UInt64, in channel: KeyChannel<Value>?, at date: Date) -> Bool {
-        age(of: writtenAt, at: date) >= ages.staleAfter || channel?.isInvalidated(version) == true
-            || version <= invalidatedThrough.withLock { $0 }
+    /// Whether the value of `key` written at `writtenAt` with `version` is stale at `date`.
+    @inlinable func isStale(_ key: Key, writtenAt: Date, version: UInt64, at date: Date) -> Bool {
+        age(of: writtenAt, at: date) >= ages.staleAfter
+            || invalidations.withLock { $0.contains(key, version: version) }
     }
 
     /// How many keys have live readers now.

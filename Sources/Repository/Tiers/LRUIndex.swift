@@ -2,28 +2,28 @@
 ///
 /// A doubly linked list threaded through an array (free slots reused), plus a dictionary
 /// from key to slot. Pure and single-threaded: ``MemoryCache`` guards it with a lock.
-struct LRUIndex<Key: Hashable, Value> {
-    private struct Node {
-        var key: Key
-        var value: Value
-        var cost: Int
-        var newer: Int?
-        var older: Int?
+@usableFromInline struct LRUIndex<Key: Hashable, Value> {
+    @usableFromInline struct Node {
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+        @usableFromInline var cost: Int
+        @usableFromInline var newer: Int?
+        @usableFromInline var older: Int?
     }
 
-    private var nodes: [Node?] = []
-    private var free: [Int] = []
-    private var slots: [Key: Int] = [:]
-    private var newest: Int?
-    private var oldest: Int?
+    @usableFromInline var nodes: [Node?] = []
+    @usableFromInline var free: [Int] = []
+    @usableFromInline var slots: [Key: Int] = [:]
+    @usableFromInline var newest: Int?
+    @usableFromInline var oldest: Int?
 
     /// How many entries it holds.
     var count: Int { slots.count }
     /// The sum of the entries' costs.
-    private(set) var totalCost = 0
+    @usableFromInline private(set) var totalCost = 0
 
     /// The value for `key`, made the most recently used.
-    mutating func value(for key: Key) -> Value? {
+    @inlinable mutating func value(for key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
         moveToNewest(slot)
         return nodes[slot]!.value
@@ -89,7 +89,7 @@ struct LRUIndex<Key: Hashable, Value> {
         return keys
     }
 
-    private mutating func moveToNewest(_ slot: Int) {
+    @inlinable mutating func moveToNewest(_ slot: Int) {
         guard newest != slot else { return }
         var node = unlink(slot)
         node.older = newest
@@ -101,7 +101,7 @@ struct LRUIndex<Key: Hashable, Value> {
     }
 
     /// Takes `slot` out of the list (its node stays in place) and returns the node.
-    private mutating func unlink(_ slot: Int) -> Node {
+    @inlinable mutating func unlink(_ slot: Int) -> Node {
         let node = nodes[slot]!
         if let newer = node.newer { nodes[newer]!.older = node.older } else { newest = node.older }
         if let older = node.older { nodes[older]!.newer = node.newer } else { oldest = node.newer }

@@ -15,7 +15,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         /// When it was written.
         public let writtenAt: Date
         /// The repository's version of the write (a later write has a larger one).
-        let version: UInt64
+        @usableFromInline let version: UInt64
     }
 
     /// The most entries kept.
@@ -23,7 +23,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The most total cost kept (an entry costlier than this alone is not kept at all).
     public let costLimit: Int
     private let cost: @Sendable (Value) -> Int
-    private let index = Locked(LRUIndex<Key, Entry>())
+    @usableFromInline let index = Locked(LRUIndex<Key, Entry>())
 
     /// Creates a memory tier.
     ///
@@ -39,7 +39,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// The entry for `key`, made the most recently used.
-    public func entry(for key: Key) -> Entry? {
+    @inlinable public func entry(for key: Key) -> Entry? {
         index.withLock { $0.value(for: key) }
     }
 
