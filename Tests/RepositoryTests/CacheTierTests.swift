@@ -70,6 +70,15 @@ struct DiskCacheTests {
         #expect(try await restarted.value(for: "a", policy: .returnCacheDontLoad)?.origin == .memory)
     }
 
+    @Test func invalidatingAKeyMarksAValueReadFromDiskStale() async throws {
+        try await repository().save("kept", for: "a")
+        let restarted = try repository()
+        #expect(try await restarted.value(for: "a", policy: .returnCacheDontLoad)?.isStale == false)
+        restarted.invalidate("a")
+        #expect(restarted.cachedValue(for: "a")?.isStale == true, "written by an earlier process, invalidated now")
+        #expect(try await restarted.value(for: "a", policy: .returnCacheDontLoad)?.isStale == true)
+    }
+
     @Test func agesHoldOnDiskAcrossARestart() async throws {
         let ages = CacheAges(staleAfter: .seconds(60), expireAfter: .seconds(600))
         try await repository(ages: ages).save("kept", for: "a")
