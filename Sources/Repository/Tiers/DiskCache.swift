@@ -33,6 +33,8 @@ public actor DiskCache {
     private let database: SQLiteDatabase
     /// The total size of the values, kept as rows are written and removed.
     private var totalBytes: Int
+    /// When each entry read since the last write was read, by key.
+    private var pendingReads: [String: Double] = [:]
     /// Makes a write fail (for tests of a full disk): called before each write.
     private var writeFault: (@Sendable (String) throws -> Void)?
 
@@ -79,7 +81,8 @@ public actor DiskCache {
         totalBytes = try total.step() ? total.int(at: 0) : 0
     }
 
-    /// The entry for `key`, marked as read at `now`; `nil` when there is none.
+    /// The entry for `key`, marked as read at `now` (written with the next write); `nil` when
+    /// there is none.
     func entry(for key: String, now: Date) throws -> Entry? {
         let select = try database.prepare(
             "SELECT value, written_at, version FROM content_loading_cache WHERE key = ?", operation: "read the cache in"
@@ -88,15 +91,26 @@ public actor DiskCache {
         guard try select.step(), let data = select.data(at: 0), let written = select.optionalDouble(at: 1) else {
             return nil
         }
-        let entry = Entry(
+        // NB: the read time is kept here and written with the next write (the only time
+        // recency matters: eviction), so a read is one SELECT and never a write transaction.
+        pendingReads[key] = now.timeIntervalSince1970
+        return Entry(
             data: data, writtenAt: Date(timeIntervalSince1970: written), version: UInt64(max(0, select.int(at: 2))))
+    }
+
+    /// Writes the read times kept since the last write; inside a write's transaction.
+    private func recordReads() throws {
+        guard !pendingReads.isEmpty else { return }
         let touch = try database.prepare(
-            "UPDATE content_loading_cache SET accessed_at = ? WHERE key = ?", operation: "read the cache in")
-        try touch.bind(now.timeIntervalSince1970, at: 1)
-        try touch.bind(key, at: 2)
-        // NB: a failed touch (another process writing) costs only recency, never the read.
-        _ = try? touch.step()
-        return entry
+            "UPDATE content_loading_cache SET accessed_at = max(accessed_at, ?) WHERE key = ?",
+            operation: "write the cache in")
+        for (key, readAt) in pendingReads {
+            try touch.bind(readAt, at: 1)
+            try touch.bind(key, at: 2)
+            try touch.step()
+            try touch.reset()
+        }
+        pendingReads = [:]
     }
 
     /// Writes `data` for `key` unless a later version is stored, then evicts the least recently
@@ -127,6 +141,8 @@ public actor DiskCache {
                 try insert.bind(writtenAt.timeIntervalSince1970, at: 7)
                 try insert.step()
                 totalBytes += data.count - replaced
+                pendingReads[key] = nil
+                try recordReads()
                 if totalBytes > byteLimit { try evict(keeping: key) }
             }
         }
@@ -157,6 +173,7 @@ public actor DiskCache {
 
     /// Removes the entry for `key`.
     func remove(_ key: String) throws {
+        pendingReads[key] = nil
         try keepingTotalOnFailure {
             try database.transaction(operation: "remove from the cache in") {
                 let size = try database.prepare(
@@ -185,6 +202,7 @@ public actor DiskCache {
 
     /// The stored keys, least recently read first.
     public func keysByAccess() throws -> [String] {
+        if !pendingReads.isEmpty { try database.transaction(operation: "write the cache in") { try recordReads() } }
         let select = try database.prepare(
             "SELECT key FROM content_loading_cache ORDER BY accessed_at, key", operation: "read the cache in")
         var keys: [String] = []
