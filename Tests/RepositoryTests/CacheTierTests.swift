@@ -164,3 +164,30 @@ struct DiskCacheTests {
         #expect(try await repository.disk?.keysByAccess().sorted() == [#""a""#, #""b""#])
     }
 }
+
+/// A repository holds nothing per key beyond its tiers once nobody uses the key.
+@Suite(.timeLimit(.minutes(1)))
+struct KeyBookkeepingTests {
+    @Test func keysNobodyUsesLeaveNothingBehind() async throws {
+        let repository = KeyedRepository<Int, Int>(memory: MemoryCache(countLimit: 10)) { $0 }
+        for key in 0..<1_000 { try await repository.save(key, for: key) }
+        for key in 1_000..<1_100 { _ = try await repository.value(for: key) }
+        repository.invalidate(5)
+        // NB: a finished read lets go of its key when its task ends, just after its value.
+        while repository.channelCount > 0 { await Task.yield() }
+        #expect(repository.channelCount == 0, "no channel kept for 1,100 keys that nobody uses any more")
+        #expect(repository.memory.count == 10)
+    }
+
+    @Test func aKeyWithAReaderKeepsItsChannelUntilTheReadEnds() async throws {
+        let repository = KeyedRepository<Int, Int> { $0 }
+        let read = Task {
+            for await event in repository.events(for: 7) where event.cachedValue?.value == 8 { return }
+        }
+        while repository.observedKeyCount == 0 { await Task.yield() }
+        try await repository.save(8, for: 7)
+        await read.value
+        while repository.channelCount > 0 { await Task.yield() }
+        #expect(repository.observedKeyCount == 0)
+    }
+}

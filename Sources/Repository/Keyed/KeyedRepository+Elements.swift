@@ -24,7 +24,7 @@ extension KeyedRepository {
     public func save<Element: Identifiable & Sendable>(element: Element) async throws -> [Key]
     where Value == [Element] {
         var keys = Set(memory.keysByRecency)
-        keys.formUnion(observedChannels.map(\.0))
+        keys.formUnion(observedKeys)
         var patched: [Key] = []
         var failure: (any Error)?
         for key in keys {
@@ -42,10 +42,15 @@ extension KeyedRepository {
     /// is not cached or does not hold it.
     private func patch<Element: Identifiable & Sendable>(_ key: Key, with element: Element) async throws -> Bool
     where Value == [Element] {
-        let channel = channel(for: key)
         // NB: under the key's write lock, so no other write lands between the read and the
         // write back (and a fetch that started before never overwrites the patch).
-        return try await channel.writes.withLock { [self] in
+        try await withChannel(for: key) { channel in try await patch(key, in: channel, with: element) }
+    }
+
+    private func patch<Element: Identifiable & Sendable>(
+        _ key: Key, in channel: KeyChannel<Value>, with element: Element
+    ) async throws -> Bool where Value == [Element] {
+        try await channel.writes.withLock { [self] in
             guard let hit = await lookUp(key).hit,
                 let position = hit.value.firstIndex(where: { $0.id == element.id })
             else { return false }

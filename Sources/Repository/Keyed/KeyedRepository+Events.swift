@@ -14,10 +14,11 @@ extension KeyedRepository {
     /// ```
     public func events(for key: Key, policy: CachePolicy = .returnCacheElseLoad) -> AsyncStream<CacheEvent<Value>> {
         let (stream, continuation) = AsyncStream<CacheEvent<Value>>.makeStream(bufferingPolicy: .unbounded)
-        let channel = channel(for: key)
+        let channel = checkOutChannel(for: key)
         // NB: subscribed before the tiers are read, so no write between the two is missed.
         let deliveries = channel.readers.subscribe()
         let task = Task {
+            defer { checkInChannel(for: key) }
             var reader = Reader(repository: self, key: key, channel: channel, continuation: continuation)
             let fetching = await reader.start(key, policy: policy)
             // NB: the key's writes buffer in `deliveries` while the tiers are read, and reach
@@ -83,28 +84,27 @@ extension KeyedRepository {
             let seen = channel.writtenVersion
             let (hit, failure) = await repository.lookUp(key)
             if let failure { continuation.yield(.error(failure)) }
-            let (repository, channel) = (repository, channel)
             switch policy {
             case .returnCacheElseLoad:
                 if let hit {
                     let stale = repository.isStale(
                         key, writtenAt: hit.writtenAt, version: hit.version, at: repository.now())
                     deliver(hit, refreshing: stale)
-                    if stale { repository.revalidate(key, in: channel) }
+                    if stale { repository.revalidate(key) }
                     return nil
                 }
-                return Task { _ = try? await repository.sync(key, in: channel, unlessWrittenAfter: seen) }
+                return repository.fetchTask(key, unlessWrittenAfter: seen)
             case .returnCacheDontLoad:
                 if let hit { deliver(hit) } else { continuation.yield(.noValue) }
                 return nil
             case .reloadIgnoringCache:
-                return Task { _ = try? await repository.sync(key, in: channel) }
+                return repository.fetchTask(key)
             case .returnCacheThenLoad:
                 if let hit { deliver(hit, refreshing: true) }
-                return Task { _ = try? await repository.sync(key, in: channel) }
+                return repository.fetchTask(key)
             case .loadElseReturnCache:
                 fallback = .some(hit)
-                return Task { _ = try? await repository.sync(key, in: channel) }
+                return repository.fetchTask(key)
             }
         }
 

@@ -10,8 +10,15 @@ extension KeyedRepository {
     /// Only a repository that compares values and remembers its last writes can tell; others
     /// ignore it.
     func adoptStoreChange(_ observed: Value, for key: Key) async {
-        guard remembersLastWrite, let tier, let isUnchanged else { return }
-        let channel = channel(for: key)
+        guard remembersLastWrite, let isUnchanged else { return }
+        await withChannel(for: key) { channel in await adopt(observed, for: key, in: channel, comparing: isUnchanged) }
+    }
+
+    private func adopt(
+        _ observed: Value, for key: Key, in channel: KeyChannel<Value>,
+        comparing isUnchanged: @Sendable (Value, Value) -> Bool
+    ) async {
+        guard let tier else { return }
         if let own = channel.lastWritten.withLock({ $0 }), isUnchanged(own, observed) { return }
         await channel.writes.withLock { [self] in
             // NB: re-read under the write lock: a change heard late (a newer write came since)

@@ -10,19 +10,19 @@ extension KeyedRepository {
     ///   ``CacheError`` when the disk write fails.
     @discardableResult
     public func refresh(_ key: Key) async throws -> SyncOutcome {
-        try await sync(key, in: channel(for: key))
+        try await withChannel(for: key) { try await sync(key, in: $0) }
     }
 
     /// Whether a fetch of `key` is in flight (a screen can show it is refreshing while it keeps
     /// showing the cached value).
     public func isFetching(_ key: Key) -> Bool {
-        channel(for: key).flight.isRunning
+        existingChannel(for: key)?.flight.isRunning ?? false
     }
 
     /// Waits until the fetch of `key` in flight, if any, has ended and written its result (or
     /// failed); starts none.
     public func fetchSettled(_ key: Key) async {
-        await channel(for: key).flight.waitUntilIdle()
+        await existingChannel(for: key)?.flight.waitUntilIdle()
     }
 
     /// Writes `value` for `key` through the tiers: every live reader of `key` gets it at once
@@ -32,11 +32,12 @@ extension KeyedRepository {
     /// - Throws: ``CacheError`` when the disk write fails; memory and the readers have the
     ///   value all the same.
     public func save(_ value: Value, for key: Key) async throws {
-        let channel = channel(for: key)
-        try await channel.writes.withLock { [self] in
-            let version = nextVersion()
-            _ = channel.claim(version, ifUnwrittenSince: nil)
-            try await writeThrough(value, for: key, in: channel, version: version, origin: .local)
+        try await withChannel(for: key) { channel in
+            try await channel.writes.withLock { [self] in
+                let version = nextVersion()
+                _ = channel.claim(version, ifUnwrittenSince: nil)
+                try await writeThrough(value, for: key, in: channel, version: version, origin: .local)
+            }
         }
     }
 
@@ -45,13 +46,14 @@ extension KeyedRepository {
     ///
     /// - Throws: ``CacheError`` when the disk tier cannot remove it.
     public func remove(_ key: Key) async throws {
-        let channel = channel(for: key)
-        try await channel.writes.withLock { [self] in
-            let version = nextVersion()
-            _ = channel.claim(version, ifUnwrittenSince: nil)
-            memory.remove(key)
-            channel.readers.send(.removed(version: version))
-            try await tier?.remove(key)
+        try await withChannel(for: key) { channel in
+            try await channel.writes.withLock { [self] in
+                let version = nextVersion()
+                _ = channel.claim(version, ifUnwrittenSince: nil)
+                memory.remove(key)
+                channel.readers.send(.removed(version: version))
+                try await tier?.remove(key)
+            }
         }
     }
 
@@ -59,15 +61,14 @@ extension KeyedRepository {
     /// fetched again now.
     public func invalidate(_ key: Key) {
         invalidateEverythingWritten(of: key)
-        let channel = channel(for: key)
-        if channel.readers.subscriberCount > 0 { revalidate(key, in: channel) }
+        if let channel = existingChannel(for: key), channel.readers.subscriberCount > 0 { revalidate(key) }
     }
 
     /// Marks every cached value stale, in memory and on disk; every key with live readers is
     /// fetched again now.
     public func invalidateAll() {
         invalidateEverythingWritten()
-        for (key, channel) in observedChannels { revalidate(key, in: channel) }
+        for key in observedKeys { revalidate(key) }
     }
 
     /// Fetches `key`, or joins its fetch in flight, and writes the result through the tiers
@@ -112,7 +113,18 @@ extension KeyedRepository {
     }
 
     /// Fetches `key` in the background; its result or error reaches the readers.
-    func revalidate(_ key: Key, in channel: KeyChannel<Value>) {
-        Task { _ = try? await self.sync(key, in: channel) }
+    func revalidate(_ key: Key) {
+        _ = fetchTask(key)
+    }
+
+    /// A task that fetches `key` (see ``sync(_:in:unlessWrittenAfter:skippingFresh:)``); it
+    /// uses the key's channel from now until it ends.
+    @discardableResult
+    func fetchTask(_ key: Key, unlessWrittenAfter seen: UInt64? = nil) -> Task<Void, Never> {
+        let channel = checkOutChannel(for: key)
+        return Task {
+            defer { checkInChannel(for: key) }
+            _ = try? await sync(key, in: channel, unlessWrittenAfter: seen)
+        }
     }
 }

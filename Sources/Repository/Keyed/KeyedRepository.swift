@@ -40,7 +40,7 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     let remembersLastWrite: Bool
     let fetch: @Sendable (Key) async throws -> Value
     @usableFromInline let now: @Sendable () -> Date
-    private let channels = Locked<[Key: KeyChannel<Value>]>([:])
+    private let channels = Locked<[Key: (channel: KeyChannel<Value>, users: Int)]>([:])
     private let lastVersion = Locked(UInt64(0))
     /// What was invalidated, for every key and for single keys.
     @usableFromInline let invalidations = Locked(Invalidations<Key>())
@@ -66,25 +66,51 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         self.fetch = fetch
     }
 
-    /// The channel of `key`, made on first use.
-    func channel(for key: Key) -> KeyChannel<Value> {
+    /// Runs `body` with the channel of `key`, made on first use. A channel stays while anyone
+    /// uses it (a read, a write, a fetch) and is dropped when its last user is done, so a
+    /// repository holds nothing for keys nobody is using (their values stay in the tiers).
+    func withChannel<Result>(for key: Key, _ body: (KeyChannel<Value>) async throws -> Result) async rethrows
+        -> Result
+    {
+        let channel = checkOutChannel(for: key)
+        defer { checkInChannel(for: key) }
+        return try await body(channel)
+    }
+
+    /// The channel of `key`, counted as used until ``checkInChannel(for:)``.
+    func checkOutChannel(for key: Key) -> KeyChannel<Value> {
         channels.withLock { channels in
-            if let channel = channels[key] { return channel }
+            if let (channel, users) = channels[key] {
+                channels[key] = (channel, users + 1)
+                return channel
+            }
             let channel = KeyChannel<Value>()
-            channels[key] = channel
+            channels[key] = (channel, 1)
             return channel
         }
     }
 
-    /// The channel of `key` if it was made, without making one.
-    func existingChannel(for key: Key) -> KeyChannel<Value>? {
-        channels.withLock { $0[key] }
+    /// Ends one use of the channel of `key`; the last one drops it (unless the repository
+    /// remembers each key's last write, which lives in its channel).
+    func checkInChannel(for key: Key) {
+        channels.withLock { channels in
+            guard let (channel, users) = channels[key] else { return }
+            channels[key] = users > 1 || remembersLastWrite ? (channel, users - 1) : nil
+        }
     }
 
-    /// Every channel with live readers.
-    var observedChannels: [(Key, KeyChannel<Value>)] {
-        channels.withLock { $0.filter { $0.value.readers.subscriberCount > 0 }.map { ($0.key, $0.value) } }
+    /// The channel of `key` if someone is using it, without making one.
+    func existingChannel(for key: Key) -> KeyChannel<Value>? {
+        channels.withLock { $0[key]?.channel }
     }
+
+    /// The keys with live readers.
+    var observedKeys: [Key] {
+        channels.withLock { $0.filter { $0.value.channel.readers.subscriberCount > 0 }.map(\.key) }
+    }
+
+    /// How many keys have a channel now (someone reading, writing or fetching them).
+    package var channelCount: Int { channels.withLock { $0.count } }
 
     /// A new write version: larger than every earlier one in this process and, from the wall
     /// clock, than those of earlier processes (so a new write replaces an old disk entry).
@@ -111,7 +137,7 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     }
 
     /// How many keys have live readers now.
-    public var observedKeyCount: Int { observedChannels.count }
+    public var observedKeyCount: Int { observedKeys.count }
 }
 
 extension KeyedRepository where Value: Codable & Equatable {

@@ -56,15 +56,17 @@ public final class Synchronizer<Element: Sendable & Identifiable & Equatable>: S
     ///   is untouched.
     @discardableResult
     public func sync() async throws -> SyncOutcome {
-        try await keyed.sync(WholeCollection(), in: channel, skippingFresh: true)
+        try await keyed.withChannel(for: WholeCollection()) { channel in
+            try await keyed.sync(WholeCollection(), in: channel, skippingFresh: true)
+        }
     }
 
     /// Whether a sync is in flight.
-    public var isSyncing: Bool { channel.flight.isRunning }
+    public var isSyncing: Bool { channel?.flight.isRunning ?? false }
 
     /// How many ``sync()`` calls are waiting for the sync in flight (they will all get its
     /// outcome).
-    public var waitingCallers: Int { channel.flight.waitingCallers }
+    public var waitingCallers: Int { channel?.flight.waitingCallers ?? 0 }
 
-    var channel: KeyChannel<[Element]> { keyed.channel(for: WholeCollection()) }
+    private var channel: KeyChannel<[Element]>? { keyed.existingChannel(for: WholeCollection()) }
 }
