@@ -294,6 +294,13 @@ if let (count, _) = profilingOption("--profile-sqlite") {
     exit(0)
 }
 
+/// `ratio-report --profile-element-saves N`: only N kit saves of scenario C4.
+if let (count, _) = profilingOption("--profile-element-saves") {
+    let scenario = try await ElementSaveScenario(count: 100_000)
+    for _ in 0..<count { try await scenario.kit() }
+    exit(0)
+}
+
 /// Cycles driven from off the main actor, each in a task of its own, as package-benchmark's
 /// harness drives them.
 nonisolated func offMainCycles(_ count: Int, kit: KitRefresher, bare: BareRefresher, subject: String) async {
