@@ -27,10 +27,10 @@ struct CachedContentLoaderTests {
         let recorder = StateRecorder(model)
         #expect(await model.refresh("seller-7").settled() == .success("cached"))
         #expect(model.isRefreshing, "the revalidation runs")
-        #expect(try await recorder.states(count: 3) == [.unloaded, .loading(previous: nil), .success("cached")])
+        #expect(try await recorder.states(count: 2) == [.unloaded, .success("cached")], "no blank loading first")
 
         loader.complete(try await loader.call(0), returning: "fetched")
-        #expect(try await recorder.states(count: 4).last == .success("fetched"))
+        #expect(try await recorder.states(count: 3).last == .success("fetched"))
         #expect(!model.isRefreshing)
         #expect(earlier.calls.isEmpty)
     }
@@ -43,7 +43,7 @@ struct CachedContentLoaderTests {
         let recorder = StateRecorder(model)
         _ = await model.refresh("a").settled()
         loader.complete(try await loader.call(0), throwing: URLError(.notConnectedToInternet))
-        let failed = try await recorder.states(count: 4).last
+        let failed = try await recorder.states(count: 3).last
         #expect(failed?.phase == .error)
         #expect(failed?.content == "cached")
         #expect(!model.isRefreshing)
@@ -58,11 +58,36 @@ struct CachedContentLoaderTests {
         _ = await model.refresh("a").settled()
         #expect(model.isRefreshing)
         try await repository.save("edited", for: "a")
-        #expect(try await recorder.states(count: 4).last == .success("edited"))
+        #expect(try await recorder.states(count: 3).last == .success("edited"))
         #expect(!model.isRefreshing, "the fetch that started before the save cannot overwrite it")
         loader.complete(try await loader.call(0), returning: "stale")
         await repository.fetchSettled("a")
         #expect(model.state == .success("edited"))
+    }
+
+    @Test func aMissShowsLoadingWhileTheFetchRuns() async throws {
+        let loader = ControlledLoader<String, String>()
+        let model = CachedContentLoader(repository: try repository(at: try temporaryCachePath(), fetch: loader))
+        let recorder = StateRecorder(model)
+        let refresh = model.refresh("a")
+        let call = try await loader.call(0)
+        #expect(try await recorder.states(count: 2) == [.unloaded, .loading(previous: nil)])
+        #expect(!model.isRefreshing, "nothing cached is shown")
+        loader.complete(call, returning: "fetched")
+        #expect(await refresh.settled() == .success("fetched"))
+        #expect(try await recorder.states(count: 3).last == .success("fetched"))
+    }
+
+    @Test func aLaterKeyShowsTheEarlierContentWhileItLoads() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = KeyedRepository<String, String>(fetch: loader.load)
+        try await repository.save("first", for: "a")
+        let model = CachedContentLoader(repository: repository, policy: .returnCacheElseLoad)
+        #expect(await model.refresh("a").settled() == .success("first"))
+        let refresh = model.refresh("b")
+        #expect(model.state == .loading(previous: "first"), "content shown: loading at once, content kept")
+        loader.complete(try await loader.call(0), returning: "second")
+        #expect(await refresh.settled() == .success("second"))
     }
 
     @Test func requireCacheOnAMissIsEmptyWithoutARequest() async throws {

@@ -1,20 +1,27 @@
 extension ContentLoadingStateMachine {
     /// A refresh with `input` arrived.
-    @inlinable public mutating func refresh(_ input: Input) -> RefreshAction {
+    ///
+    /// - Parameters:
+    ///   - input: The input to load.
+    ///   - defersLoading: When `true`, a load that starts with nothing shown (`unloaded`)
+    ///     leaves the state `unloaded` until it delivers a value, an error or an end, or asks
+    ///     with ``showLoading(from:)``: a load that first looks in a cache shows no blank
+    ///     `loading` before a cache hit. Defaults to `false`.
+    @inlinable public mutating func refresh(_ input: Input, defersLoading: Bool = false) -> RefreshAction {
         guard let running = activeLoad else {
             storedLastInput = input
-            return .start(begin(input, as: issue()), cancelling: nil)
+            return .start(begin(input, as: issue(), defersLoading: defersLoading), cancelling: nil)
         }
         switch policy {
         case .latestWins:
             storedLastInput = input
-            return .start(begin(input, as: issue()), cancelling: running)
+            return .start(begin(input, as: issue(), defersLoading: defersLoading), cancelling: running)
         case .joinInFlight:
             return .join(running)
         case .enqueueLatest:
             storedLastInput = input
             let ticket = queued?.id ?? issue()
-            queued = LoadRequest(id: ticket, input: input)
+            queued = LoadRequest(id: ticket, input: input, defersLoading: defersLoading)
             return .enqueue(ticket: ticket)
         }
     }
@@ -57,10 +64,11 @@ extension ContentLoadingStateMachine {
     }
 
     /// Load `id` finished. If it never produced a value the state becomes `empty`: the
-    /// producer's answer was "nothing", and the loader must not stay stuck in `loading`.
+    /// producer's answer was "nothing", and the loader must not stay stuck in `loading`
+    /// (nor, for a load that defers `loading`, in `unloaded`).
     @inlinable public mutating func finish(_ id: LoadID) -> CompletionAction {
         guard id == activeLoad else { return .discard }
-        if state.isLoading {
+        if state.isLoading || isUnloaded {
             setState(.empty, contentChanged: state.content != nil)
             storedLastError = nil
         }
@@ -120,13 +128,15 @@ extension ContentLoadingStateMachine {
         return LoadID(lastIssued)
     }
 
-    @inlinable mutating func begin(_ input: Input, as id: LoadID) -> LoadRequest {
+    @inlinable mutating func begin(_ input: Input, as id: LoadID, defersLoading: Bool) -> LoadRequest {
         storedActiveLoad = id
+        let request = LoadRequest(id: id, input: input, defersLoading: defersLoading)
+        if defersLoading && isUnloaded { return request }
         if !state.isLoading {
             settledBeforeLoad = state
             setState(.loading(previous: state.content), contentChanged: false)
         }
-        return LoadRequest(id: id, input: input)
+        return request
     }
 
     @inlinable mutating func end(_ id: LoadID) -> CompletionAction {
@@ -134,7 +144,7 @@ extension ContentLoadingStateMachine {
         markSettled(id)
         guard let next = queued else { return .settled(next: nil) }
         queued = nil
-        return .settled(next: begin(next.input, as: next.id))
+        return .settled(next: begin(next.input, as: next.id, defersLoading: next.defersLoading))
     }
 
     @inlinable mutating func markSettled(_ id: LoadID) {

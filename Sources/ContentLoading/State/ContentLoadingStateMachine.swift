@@ -9,12 +9,14 @@
 /// | From | Event | To | Action |
 /// |---|---|---|---|
 /// | any, no load running | `refresh(i)` | `loading(previous: content)` | start load *n* for `i` |
+/// | `unloaded`, no load running | `refresh(i, defersLoading: true)` | `unloaded` | start load *n* for `i` |
+/// | `unloaded`, load *n* running | ``showLoading(from:)`` from *n* | `loading(previous: nil)` | none |
 /// | `loading` (load *n*) | `refresh(i)`, ``RefreshPolicy/latestWins`` | `loading` | cancel *n*, start *n+1* for `i` |
 /// | `loading` (load *n*) | `refresh(i)`, ``RefreshPolicy/joinInFlight`` | `loading` | none; the refresh waits for *n* |
 /// | `loading` (load *n*) | `refresh(i)`, ``RefreshPolicy/enqueueLatest`` | `loading` | queue `i` (replacing a queued input) |
 /// | any, load *n* running | value `v` from *n* | `success(v)`, or `empty` when `v` is empty | none; *n* keeps running |
 /// | any, load *n* running | error `e` from *n* | `error(e, previous: content)` | start the queued input, if any |
-/// | `loading`, load *n* running | *n* finishes without a value | `empty` | start the queued input, if any |
+/// | `loading` or `unloaded`, load *n* running | *n* finishes without a value | `empty` | start the queued input, if any |
 /// | `success` / `empty`, load *n* running | *n* finishes | unchanged | start the queued input, if any |
 /// | `loading`, load *n* running | *n* is cancelled from inside | the last settled state | start the queued input, if any |
 /// | any, load *n* running | error event `e` from *n* (``report(_:from:)``) | `error(e, previous: content)` | none; *n* keeps running |
@@ -76,10 +78,14 @@ public struct ContentLoadingStateMachine<Input: Sendable, Output: Sendable>: Sen
         public let id: LoadID
         /// The input to load.
         public let input: Input
+        /// Whether the load leaves `unloaded` only when it delivers or asks (see
+        /// ``ContentLoadingStateMachine/refresh(_:defersLoading:)``).
+        @usableFromInline let defersLoading: Bool
 
-        @inlinable init(id: LoadID, input: Input) {
+        @inlinable init(id: LoadID, input: Input, defersLoading: Bool) {
             self.id = id
             self.input = input
+            self.defersLoading = defersLoading
         }
     }
 

@@ -14,7 +14,7 @@ extension ContentLoadingViewModel {
     /// - Returns: A handle to await until the model settles; it can be ignored.
     @inlinable @discardableResult
     public func refresh(_ input: Input) -> RefreshHandle<Output> {
-        let action = machine.refresh(input)
+        let action = machine.refresh(input, defersLoading: defersLoading)
         if case .start(let request, _) = action { start(request) }
         publish()
         return outlets.handle(ticket: action.ticket, model: self)
@@ -53,6 +53,10 @@ extension ContentLoadingViewModel {
                     model.object?.deliver(output, from: id)
                 case .events(let run):
                     try await run { event in await model.object?.deliver(event, from: id) }
+                case .deferringLoading(let run):
+                    try await run(
+                        { event in await model.object?.deliver(event, from: id) },
+                        { await model.object?.showLoading(for: id) })
                 }
                 model.object?.end(id, by: nil)
             } catch {
@@ -78,6 +82,11 @@ extension ContentLoadingViewModel {
         case .error(let error):
             if machine.report(error, from: id) { publish() }
         }
+    }
+
+    /// Load `id`, which deferred `loading`, asks for it: it found nothing to show at once.
+    @inlinable func showLoading(for id: LoadID) {
+        if machine.showLoading(from: id) { publish() }
     }
 
     /// Load `id` ended: it finished when `error` is `nil`, else it failed or cancelled itself.

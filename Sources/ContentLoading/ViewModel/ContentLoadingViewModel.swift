@@ -150,6 +150,14 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
         return try await operation(input)
     }
 
+    /// Whether a load that starts with nothing shown stays ``ContentLoadingState/unloaded``
+    /// until its producer delivers, ends or asks for `loading` (a producer made with
+    /// ``ContentProducer/deferringLoading(_:)``): a model that reads a cache first overrides it
+    /// to return `true`, so a cache hit is its first state, with no blank `loading` before it.
+    /// A later load, with content shown, shows `loading(previous:)` at once as usual. The
+    /// default is `false`.
+    open var defersLoading: Bool { false }
+
     /// The values one refresh with `input` produces. Override it for a multi-value loader.
     ///
     /// The default produces the one value of ``load(_:)``. Called on the main actor when the

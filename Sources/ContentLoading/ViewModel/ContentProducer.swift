@@ -13,6 +13,10 @@ public struct ContentProducer<Output: Sendable>: Sendable {
     @usableFromInline enum Body: Sendable {
         case single(SingleValueLoad<Output>)
         case events(@Sendable (_ send: @Sendable (ContentEvent<Output>) async -> Void) async throws -> Void)
+        case deferringLoading(
+            @Sendable (
+                _ send: @Sendable (ContentEvent<Output>) async -> Void, _ showLoading: @Sendable () async -> Void
+            ) async throws -> Void)
     }
 
     @usableFromInline let body: Body
@@ -54,6 +58,26 @@ public struct ContentProducer<Output: Sendable>: Sendable {
             body: .events { send in
                 for try await event in sequence { await send(event) }
             })
+    }
+
+    /// A producer that first looks somewhere fast (a cache) and calls `showLoading` only when
+    /// it found nothing there and goes on to a slow load: `run` hands events to `send`, in
+    /// order. In a model whose ``ContentLoadingViewModel/defersLoading`` is `true`, a first load
+    /// stays `unloaded` until then, so a cache hit is the first state shown, with no blank
+    /// `loading` before it.
+    ///
+    /// ```swift
+    /// .deferringLoading { send, showLoading in
+    ///     if let cached = await cache.value(for: key) { await send(.value(cached)) } else { await showLoading() }
+    ///     await send(.value(try await api.contacts(seller: key)))
+    /// }
+    /// ```
+    public static func deferringLoading(
+        _ run: @escaping @Sendable (
+            _ send: @Sendable (ContentEvent<Output>) async -> Void, _ showLoading: @Sendable () async -> Void
+        ) async throws -> Void
+    ) -> Self {
+        Self(body: .deferringLoading(run))
     }
 
     @usableFromInline init(body: Body) { self.body = body }

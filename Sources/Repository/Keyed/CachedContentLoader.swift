@@ -16,8 +16,10 @@ import Observation
 /// model.isRefreshing                                                // true while the fetch runs
 /// ```
 ///
-/// Before the first value the state is `loading(previous: nil)`, as for every first load: the
-/// disk tier is read off the main actor. A ``CacheEvent/noValue`` (a
+/// A first load stays ``ContentLoadingState/unloaded`` while the tiers are read (the disk tier
+/// off the main actor), so a cached value is the first state shown, with no blank `loading`
+/// before it; `loading(previous: nil)` appears only when nothing is cached and the read
+/// fetches (see ``ContentLoadingViewModel/defersLoading``). A ``CacheEvent/noValue`` (a
 /// ``CachePolicy/returnCacheDontLoad`` miss, or a removal) ends the load: `empty` when nothing
 /// was shown yet, the last value otherwise; the next refresh reads again.
 @MainActor
@@ -64,34 +66,34 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
         super.init(refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput)
     }
 
+    /// A first load shows nothing until the read answers: a cached value is the first state,
+    /// `loading(previous: nil)` comes only when the read found nothing and fetches.
+    open override var defersLoading: Bool { true }
+
     /// Reads `key` with ``policy``: its values and errors, until the next refresh.
     open override func producer(for key: Key) -> ContentProducer<Value> {
         currentRead += 1
         let read = currentRead
-        let events = repository.events(for: key, policy: policy)
-        let (stream, continuation) = AsyncStream<ContentEvent<Value>>.makeStream(bufferingPolicy: .unbounded)
-        // NB: on the main actor, so `isRefreshing` changes before the value it goes with
-        // reaches the state machine.
-        let task = Task { @MainActor [weak self] in
-            for await event in events {
-                switch event {
-                case .value(let cached):
-                    self?.setRefreshing(cached.isRefreshing, for: read)
-                    continuation.yield(.value(cached.value))
-                case .error(let error):
-                    self?.setRefreshing(false, for: read)
-                    continuation.yield(.error(error))
-                case .noValue:
-                    self?.setRefreshing(false, for: read)
-                    continuation.finish()
+        let steps = repository.steps(for: key, policy: policy)
+        return .deferringLoading { [weak self] send, showLoading in
+            for await step in steps {
+                switch step {
+                case .fetchingWithoutValue:
+                    await showLoading()
+                case .event(.value(let cached)):
+                    // NB: `isRefreshing` changes before the value it goes with reaches the state.
+                    await self?.setRefreshing(cached.isRefreshing, for: read)
+                    await send(.value(cached.value))
+                case .event(.error(let error)):
+                    await self?.setRefreshing(false, for: read)
+                    await send(.error(error))
+                case .event(.noValue):
+                    await self?.setRefreshing(false, for: read)
                     return
                 }
             }
-            self?.setRefreshing(false, for: read)
-            continuation.finish()
+            await self?.setRefreshing(false, for: read)
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return .events(stream)
     }
 
     private func setRefreshing(_ refreshing: Bool, for read: Int) {

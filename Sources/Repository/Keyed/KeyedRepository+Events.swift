@@ -13,14 +13,31 @@ extension KeyedRepository {
     /// }
     /// ```
     public func events(for key: Key, policy: CachePolicy = .returnCacheElseLoad) -> AsyncStream<CacheEvent<Value>> {
-        let (stream, continuation) = AsyncStream<CacheEvent<Value>>.makeStream(bufferingPolicy: .unbounded)
+        read(key, policy: policy, as: { $0 }, fetchingWithoutValue: nil)
+    }
+
+    /// The steps of a read of `key` with `policy`: its events, and
+    /// ``ReadStep/fetchingWithoutValue`` when it found nothing to show and fetches.
+    func steps(for key: Key, policy: CachePolicy) -> AsyncStream<ReadStep<Value>> {
+        read(key, policy: policy, as: { .event($0) }, fetchingWithoutValue: .fetchingWithoutValue)
+    }
+
+    /// A read of `key` with `policy`, each event made an `Event` by `wrap`; `fetching`, when
+    /// given, is yielded when the read found nothing to show and fetches.
+    private func read<Event: Sendable>(
+        _ key: Key, policy: CachePolicy, as wrap: @escaping @Sendable (CacheEvent<Value>) -> Event,
+        fetchingWithoutValue fetching: Event?
+    ) -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let channel = checkOutChannel(for: key)
         // NB: subscribed before the tiers are read, so no write between the two is missed.
         let deliveries = channel.readers.subscribe()
         let task = Task {
             defer { checkInChannel(for: key) }
-            var reader = Reader(repository: self, key: key, channel: channel, continuation: continuation)
-            let fetching = await reader.start(key, policy: policy)
+            var reader = Reader(repository: self, key: key, channel: channel) { continuation.yield(wrap($0)) }
+            let fetching = await reader.start(key, policy: policy, announcing: fetching.map { event in
+                { continuation.yield(event) }
+            })
             // NB: the key's writes buffer in `deliveries` while the tiers are read, and reach
             // the reader while its fetch is still running.
             for await delivery in deliveries { reader.deliver(delivery) }
@@ -69,7 +86,8 @@ extension KeyedRepository {
         let repository: KeyedRepository
         let key: Key
         let channel: KeyChannel<Value>
-        let continuation: AsyncStream<CacheEvent<Value>>.Continuation
+        /// Hands an event to the read's stream.
+        let yield: @Sendable (CacheEvent<Value>) -> Void
         var lastVersion: UInt64 = 0
         /// The last value given, and whether it said a fetch was on the way.
         var shown: (hit: Hit, refreshing: Bool)?
@@ -79,11 +97,20 @@ extension KeyedRepository {
 
         /// Serves the tiers and starts the fetch `policy` asks for, whose outcome reaches the
         /// reader through the key's deliveries (for a network-first read that fails, followed by
-        /// the cached value or "no value"). Returns the task waiting for that fetch.
-        mutating func start(_ key: Key, policy: CachePolicy) async -> Task<Void, Never>? {
+        /// the cached value or "no value"). Calls `announce` when it fetches with nothing shown.
+        /// Returns the task waiting for that fetch.
+        mutating func start(_ key: Key, policy: CachePolicy, announcing announce: (() -> Void)?) async
+            -> Task<Void, Never>?
+        {
+            let fetching = await serve(key, policy: policy)
+            if fetching != nil, shown == nil { announce?() }
+            return fetching
+        }
+
+        private mutating func serve(_ key: Key, policy: CachePolicy) async -> Task<Void, Never>? {
             let seen = channel.writtenVersion
             let (hit, failure) = await repository.lookUp(key)
-            if let failure { continuation.yield(.error(failure)) }
+            if let failure { yield(.error(failure)) }
             switch policy {
             case .returnCacheElseLoad:
                 if let hit {
@@ -95,7 +122,7 @@ extension KeyedRepository {
                 }
                 return repository.fetchTask(key, unlessWrittenAfter: seen)
             case .returnCacheDontLoad:
-                if let hit { deliver(hit) } else { continuation.yield(.noValue) }
+                if let hit { deliver(hit) } else { yield(.noValue) }
                 return nil
             case .reloadIgnoringCache:
                 return repository.fetchTask(key)
@@ -118,7 +145,7 @@ extension KeyedRepository {
             let date = repository.now()
             let stale = repository.isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: date)
             let age = repository.age(of: hit.writtenAt, at: date)
-            continuation.yield(
+            yield(
                 .value(
                     CachedValue(
                         value: hit.value, origin: hit.origin, age: age, isStale: stale, isRefreshing: refreshing)
@@ -135,7 +162,7 @@ extension KeyedRepository {
                 guard version > lastVersion else { return }
                 lastVersion = version
                 if fallback != nil { fallback = .some(nil) }
-                continuation.yield(.noValue)
+                yield(.noValue)
             case .confirmed(let writtenAt, let version):
                 // NB: a fetch that found the value unchanged gives it again only to a read
                 // that said a fetch was on the way, or that waits for it (network first).
@@ -147,10 +174,10 @@ extension KeyedRepository {
                 }
                 deliver(Hit(value: waiting.value, writtenAt: writtenAt, version: version, origin: .remote))
             case .failure(let error):
-                continuation.yield(.error(error))
+                yield(.error(error))
                 guard let answer = fallback else { return }
                 fallback = nil
-                if let hit = answer { deliver(hit) } else { continuation.yield(.noValue) }
+                if let hit = answer { deliver(hit) } else { yield(.noValue) }
             }
         }
     }

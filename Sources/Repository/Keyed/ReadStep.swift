@@ -1,0 +1,8 @@
+/// One step of a keyed read, as ``CachedContentLoader`` follows it: an event of the read, or
+/// word that the read found nothing to show and fetches (the model shows `loading` then).
+enum ReadStep<Value: Sendable>: Sendable {
+    /// An event of the read.
+    case event(CacheEvent<Value>)
+    /// Nothing was shown and a fetch is on the way.
+    case fetchingWithoutValue
+}
