@@ -73,9 +73,10 @@ public struct ContentProducer<Output: Sendable>: Sendable {
     /// }
     /// ```
     public static func deferringLoading(
-        _ run: @escaping @Sendable (
-            _ send: @Sendable (ContentEvent<Output>) async -> Void, _ showLoading: @Sendable () async -> Void
-        ) async throws -> Void
+        _ run:
+            @escaping @Sendable (
+                _ send: @Sendable (ContentEvent<Output>) async -> Void, _ showLoading: @Sendable () async -> Void
+            ) async throws -> Void
     ) -> Self {
         Self(body: .deferringLoading(run))
     }

@@ -22,11 +22,11 @@ extension KeyedRepository {
         read(key, policy: policy, as: { .event($0) }, fetchingWithoutValue: .fetchingWithoutValue)
     }
 
-    /// A read of `key` with `policy`, each event made an `Event` by `wrap`; `fetching`, when
+    /// A read of `key` with `policy`, each event made an `Event` by `wrap`; `announcement`, when
     /// given, is yielded when the read found nothing to show and fetches.
     private func read<Event: Sendable>(
         _ key: Key, policy: CachePolicy, as wrap: @escaping @Sendable (CacheEvent<Value>) -> Event,
-        fetchingWithoutValue fetching: Event?
+        fetchingWithoutValue announcement: Event?
     ) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let channel = checkOutChannel(for: key)
@@ -35,9 +35,8 @@ extension KeyedRepository {
         let task = Task {
             defer { checkInChannel(for: key) }
             var reader = Reader(repository: self, key: key, channel: channel) { continuation.yield(wrap($0)) }
-            let fetching = await reader.start(key, policy: policy, announcing: fetching.map { event in
-                { continuation.yield(event) }
-            })
+            let announce: (() -> Void)? = announcement.map { event in { continuation.yield(event) } }
+            let fetching = await reader.start(key, policy: policy, announcing: announce)
             // NB: the key's writes buffer in `deliveries` while the tiers are read, and reach
             // the reader while its fetch is still running.
             for await delivery in deliveries { reader.deliver(delivery) }
