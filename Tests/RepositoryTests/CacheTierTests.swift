@@ -137,6 +137,20 @@ struct DiskCacheTests {
         #expect(try await restarted.value(for: "b", policy: .returnCacheDontLoad)?.value == "fine")
     }
 
+    @Test func aOneShotReadOfAnEntryThatFailsToDecodeThrowsNamingFileAndKey() async throws {
+        try await repository().save("fine", for: "b")
+        try SQLiteDatabase(.file(path: path)).execute(
+            #"INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, X'7B7D', 2, 1000000, 1000000)"#)  // "{}"
+        let restarted = try repository()
+        let error = await #expect(throws: CacheError.self) {
+            try await restarted.value(for: "a", policy: .returnCacheDontLoad)
+        }
+        #expect(error?.description.contains(path) == true)
+        #expect(error?.description.contains(#""a""#) == true)
+        #expect(try await restarted.value(for: "a", policy: .returnCacheDontLoad) == nil, "removed: a miss next")
+        #expect(try await restarted.value(for: "b", policy: .returnCacheDontLoad)?.value == "fine")
+    }
+
     @Test func aCorruptCacheFileIsAClearErrorAndIsLeftAlone() throws {
         let garbage = Data(repeating: 0x42, count: 8_192)
         try garbage.write(to: URL(fileURLWithPath: path))

@@ -28,6 +28,21 @@ struct KeyedRepositoryPolicyTests {
         #expect(remote.fetchCount == 1)
     }
 
+    @Test func aOneShotReadOfAStaleValueServesItAndRevalidatesOnce() async throws {
+        let repository = repository()
+        try await repository.save("saved", for: "a")
+        clock.advance(by: 61)
+        let reader = record(repository.events(for: "a", policy: .returnCacheDontLoad))
+        #expect(try await summaries(reader, count: 1).count == 1, "the reader has read the tiers")
+        let stale = try #require(try await repository.value(for: "a"))
+        #expect(stale.value == "saved" && stale.isStale && stale.isRefreshing)
+        #expect(try await summaries(reader, count: 2).last == "remote:a v1", "the revalidation reaches readers")
+        #expect(remote.fetchCount == 1)
+        let fresh = try #require(try await repository.value(for: "a", policy: .returnCacheDontLoad))
+        #expect(fresh.value == "a v1" && !fresh.isStale && !fresh.isRefreshing)
+        #expect(remote.fetchCount == 1)
+    }
+
     @Test func cachedValueReadsMemoryAtOnceAndNeverAnExpiredValue() async throws {
         let repository = repository()
         #expect(repository.cachedValue(for: "a") == nil)

@@ -47,39 +47,6 @@ extension KeyedRepository {
         return stream
     }
 
-    /// The value of `key` in the memory tier, now, without waiting: for a view's first frame or
-    /// a synchronous check. `nil` on a miss (the disk tier is not read) or when it has expired.
-    @inlinable public func cachedValue(for key: Key) -> CachedValue<Value>? {
-        guard let entry = memory.entry(for: key) else { return nil }
-        let date = now()
-        let age = age(of: entry.writtenAt, at: date)
-        guard age < ages.expireAfter else { return nil }
-        let stale = age >= ages.staleAfter || invalidations.withLock { $0.contains(key, version: entry.version) }
-        return CachedValue(value: entry.value, origin: .memory, age: age, isStale: stale)
-    }
-
-    /// The first value (or `nil` for "no value") that a read of `key` with `policy` delivers.
-    ///
-    /// - Throws: The first error the read delivers before a value (for a
-    ///   ``CachePolicy/loadElseReturnCache`` read, only when nothing is cached either).
-    public func value(for key: Key, policy: CachePolicy = .returnCacheElseLoad) async throws -> CachedValue<Value>? {
-        var failure: (any Error)?
-        for await event in events(for: key, policy: policy) {
-            switch event {
-            case .value(let value): return value
-            case .noValue:
-                if let failure { throw failure }
-                return nil
-            case .error(let error):
-                // NB: a network-first read follows a failed fetch with the cached value, or
-                // with "no value"; that answer wins over the error.
-                if policy != .loadElseReturnCache { throw error }
-                failure = error
-            }
-        }
-        throw CancellationError()
-    }
-
     /// One read: turns deliveries into events, never one older than the last it gave.
     private struct Reader {
         let repository: KeyedRepository

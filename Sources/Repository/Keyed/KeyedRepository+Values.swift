@@ -1,0 +1,53 @@
+import ContentLoadingSupport
+import Foundation
+
+extension KeyedRepository {
+    /// The value of `key` in the memory tier, now, without waiting: for a view's first frame or
+    /// a synchronous check. `nil` on a miss (the disk tier is not read) or when it has expired.
+    @inlinable public func cachedValue(for key: Key) -> CachedValue<Value>? {
+        guard let entry = memory.entry(for: key) else { return nil }
+        let date = now()
+        let age = age(of: entry.writtenAt, at: date)
+        guard age < ages.expireAfter else { return nil }
+        let stale = age >= ages.staleAfter || invalidations.withLock { $0.contains(key, version: entry.version) }
+        return CachedValue(value: entry.value, origin: .memory, age: age, isStale: stale)
+    }
+
+    /// The first value (or `nil` for "no value") that a read of `key` with `policy` delivers.
+    ///
+    /// - Throws: The first error the read delivers before a value (for a
+    ///   ``CachePolicy/loadElseReturnCache`` read, only when nothing is cached either).
+    public func value(for key: Key, policy: CachePolicy = .returnCacheElseLoad) async throws -> CachedValue<Value>? {
+        // NB: a read that serves the tiers first needs no stream when they answer: a hit (or,
+        // requiring the cache, a miss) is the whole answer.
+        if policy == .returnCacheElseLoad || policy == .returnCacheDontLoad {
+            let (hit, failure) = await lookUp(key)
+            if let failure { throw failure }
+            if let hit {
+                let date = now()
+                let stale = isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: date)
+                let refreshing = stale && policy == .returnCacheElseLoad
+                if refreshing { revalidate(key) }
+                return CachedValue(
+                    value: hit.value, origin: hit.origin, age: age(of: hit.writtenAt, at: date), isStale: stale,
+                    isRefreshing: refreshing)
+            }
+            if policy == .returnCacheDontLoad { return nil }
+        }
+        var failure: (any Error)?
+        for await event in events(for: key, policy: policy) {
+            switch event {
+            case .value(let value): return value
+            case .noValue:
+                if let failure { throw failure }
+                return nil
+            case .error(let error):
+                // NB: a network-first read follows a failed fetch with the cached value, or
+                // with "no value"; that answer wins over the error.
+                if policy != .loadElseReturnCache { throw error }
+                failure = error
+            }
+        }
+        throw CancellationError()
+    }
+}
