@@ -18,8 +18,10 @@ let package = Package(
         .target(name: "ContentLoading", dependencies: ["ContentLoadingSupport"]),
         .target(name: "ContentLoadingTesting", dependencies: ["ContentLoading", "ContentLoadingSupport"]),
         .target(name: "ContentLoadingNetworking", dependencies: ["ContentLoadingSupport"], path: "Sources/Networking"),
-        // The system SQLite: this module on Linux (libsqlite3-dev), `SQLite3` on Apple platforms.
-        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The system SQLite: on Linux this module, which declares the functions the kit uses and
+        // binds them from libsqlite3.so.0 at run time (no headers, no -dev package); `SQLite3`
+        // on Apple platforms.
+        .target(name: "CSQLite", path: "Sources/CSQLite", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "ContentLoadingRepository",
             dependencies: [

@@ -42,6 +42,12 @@ public final class SQLiteDatabase {
         case .inMemory: path = ":memory:"
         }
         self.path = path
+        #if !canImport(SQLite3)
+            // NB: the library is bound at run time (CSQLite.h): a machine without it gets this.
+            if let failure = clk_sqlite3_load() {
+                throw SQLiteError(operation: "open", path: path, code: SQLITE_ERROR, message: String(cString: failure))
+            }
+        #endif
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
