@@ -9,7 +9,7 @@ import ContentLoading
 /// try await expectRelease(of: &model)   // fails if a RefreshHandle, a Task or a stream holds it
 /// ```
 ///
-/// It waits for the model's ``ContentLoadingViewModel/states`` stream to finish, which happens
+/// It waits for the model's `ContentLoadingViewModel.states` stream to finish, which happens
 /// in the model's `deinit`: no polling, no sleeps.
 ///
 /// - Parameters:

@@ -8,7 +8,7 @@ import ContentLoading
 /// #expect(try await recorder.phases(count: 3) == [.unloaded, .loading, .success])
 /// ```
 ///
-/// A ``StreamRecorder`` of the model's ``ContentLoadingViewModel/states``, with phases.
+/// A ``StreamRecorder`` of the model's `ContentLoadingViewModel.states`, with phases.
 @MainActor
 public final class StateRecorder<Value: Sendable> {
     private let recorder: StreamRecorder<ContentLoadingState<Value>>

@@ -20,7 +20,7 @@ import ContentLoading
 /// unless the stored data is fresh; it is the same single-flight sync as
 /// ``Synchronizer/sync()``.
 ///
-/// A ``ContentLoadingViewModel`` uses it as its producer with
+/// A `ContentLoadingViewModel` uses it as its producer with
 /// `ContentProducer.events(repository.events())`.
 public struct Repository<Element: Sendable & Identifiable & Equatable>: Sendable where Element.ID: Sendable {
     /// Writes remote data into the store.

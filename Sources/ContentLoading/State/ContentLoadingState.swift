@@ -1,6 +1,6 @@
 /// The state of a piece of asynchronously loaded content.
 ///
-/// A loader starts ``unloaded``, moves to ``loading`` when a refresh starts, and settles in
+/// A loader starts ``unloaded``, moves to ``loading(previous:)`` when a refresh starts, and settles in
 /// ``empty``, ``success(_:)`` or ``error(_:previous:)``. Loading and error carry the last good
 /// content (`previous`), so a screen can keep showing what the user already saw under a
 /// spinner or an error banner instead of a blank page.

@@ -89,7 +89,7 @@ public struct ContentLoadingStateMachine<Input: Sendable, Output: Sendable>: Sen
         }
     }
 
-    /// What the caller must do after ``refresh(_:)``.
+    /// What the caller must do after ``ContentLoadingStateMachine/refresh(_:defersLoading:)``.
     public enum RefreshAction: Sendable {
         /// Start `load`; first cancel the load `cancelling`, when there is one.
         case start(LoadRequest, cancelling: LoadID?)

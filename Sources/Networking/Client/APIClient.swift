@@ -24,7 +24,7 @@ public struct APIClient: Sendable {
     /// Creates a client.
     ///
     /// - Parameters:
-    ///   - transport: Where the bytes come from. Defaults to ``Transport/standard(timeout:session:)``.
+    ///   - transport: Where the bytes come from. Defaults to ``Transport/standard(limits:configuration:)``.
     ///   - makeDecoder: Makes the decoder for each response (a `JSONDecoder` is not `Sendable`).
     public init(
         transport: Transport = .standard(), makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }

@@ -53,7 +53,7 @@ extension APIError: LocalizedError, CustomStringConvertible {
     /// A one-line message naming what failed and where.
     ///
     /// URLs are shown without user-info and with secret-looking query values masked
-    /// (``Foundation/URL/redactedForDisplay``); control characters from the outside (a
+    /// (`Foundation.URL.redactedForDisplay`); control characters from the outside (a
     /// server's body, a JSON key) are escaped, so the message stays one line and cannot drive
     /// a terminal.
     public var description: String { message.escapingControlCharacters }

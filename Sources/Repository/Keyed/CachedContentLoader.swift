@@ -16,10 +16,10 @@ import Observation
 /// model.isRefreshing                                                // true while the fetch runs
 /// ```
 ///
-/// A first load stays ``ContentLoadingState/unloaded`` while the tiers are read (the disk tier
+/// A first load stays `ContentLoadingState.unloaded` while the tiers are read (the disk tier
 /// off the main actor), so a cached value is the first state shown, with no blank `loading`
 /// before it; `loading(previous: nil)` appears only when nothing is cached and the read
-/// fetches (see ``ContentLoadingViewModel/defersLoading``). A ``CacheEvent/noValue`` (a
+/// fetches (see `ContentLoadingViewModel.defersLoading`). A ``CacheEvent/noValue`` (a
 /// ``CachePolicy/returnCacheDontLoad`` miss, or a removal) ends the load: `empty` when nothing
 /// was shown yet, the last value otherwise; the next refresh reads again.
 @MainActor
@@ -51,7 +51,7 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
     /// - Parameters:
     ///   - repository: Where the values come from.
     ///   - policy: Whether and when each read fetches. Defaults to ``CachePolicy/returnCacheThenLoad``.
-    ///   - refreshPolicy: What a refresh does while a read runs. Defaults to ``RefreshPolicy/latestWins``.
+    ///   - refreshPolicy: What a refresh does while a read runs. Defaults to `RefreshPolicy.latestWins`.
     ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
     ///   - initialInput: The key lifetime refreshes use before the first refresh.
     public init(

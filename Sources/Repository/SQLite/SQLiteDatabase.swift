@@ -135,8 +135,10 @@ public final class SQLiteDatabase {
     /// migration leaves the database as it was. A database already at the last version is
     /// only read.
     ///
-    /// - Parameter inTransaction: Runs inside the migration transaction before the migrations,
-    ///   with the version found there (the store checks there that the kit owns the file).
+    /// - Parameters:
+    ///   - migrations: The schema's SQL, one migration per version, oldest first.
+    ///   - check: Runs inside the migration transaction before the migrations, with the
+    ///     version found there (the store checks there that the kit owns the file).
     /// - Throws: ``SQLiteError`` when a migration fails (nothing changes), or when the database
     ///   is newer than this code knows.
     public func migrate(_ migrations: [String], inTransaction check: (Int) throws -> Void = { _ in }) throws {

@@ -66,7 +66,7 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
 
     /// Inserts the elements, replacing any with the same id, in one transaction.
     ///
-    /// - Throws: ``DuplicateIDError`` when `records` repeat an id (nothing is written), or
+    /// - Throws: `DuplicateIDError` when `records` repeat an id (nothing is written), or
     ///   ``SQLiteError``.
     public func write(_ records: [Record]) throws {
         try DuplicateIDError.check(records)
@@ -75,7 +75,7 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
 
     /// Makes the elements the whole content and records the sync time, in one transaction.
     ///
-    /// - Throws: ``DuplicateIDError`` when `records` repeat an id (nothing is written), or
+    /// - Throws: `DuplicateIDError` when `records` repeat an id (nothing is written), or
     ///   ``SQLiteError``.
     public func replaceAll(with records: [Record], syncedAt: Date?) throws {
         try DuplicateIDError.check(records)

@@ -20,7 +20,7 @@ public actor InMemoryStore<Element: Sendable & Identifiable & Equatable>: LocalS
 
     /// Creates a store holding `elements`, returned in the order `areInIncreasingOrder` gives.
     ///
-    /// - Throws: ``DuplicateIDError`` when `elements` repeat an id.
+    /// - Throws: `DuplicateIDError` when `elements` repeat an id.
     public init(
         sortedBy areInIncreasingOrder: @escaping @Sendable (Element, Element) -> Bool, elements: [Element]
     ) throws {

@@ -27,13 +27,13 @@ public protocol LocalStore<Element>: Sendable {
 
     /// Inserts `elements`, replacing any with the same id, in one transaction.
     ///
-    /// - Throws: ``DuplicateIDError`` when `elements` repeat an id: nothing is written.
+    /// - Throws: `DuplicateIDError` when `elements` repeat an id: nothing is written.
     func write(_ elements: [Element]) async throws
 
     /// Makes `elements` the whole content, and records `syncedAt` as the last sync time, in one
     /// transaction: on failure nothing changes.
     ///
-    /// - Throws: ``DuplicateIDError`` when `elements` repeat an id: nothing is written.
+    /// - Throws: `DuplicateIDError` when `elements` repeat an id: nothing is written.
     func replaceAll(with elements: [Element], syncedAt: Date?) async throws
 
     /// Deletes the elements with these ids, in one transaction.

@@ -27,10 +27,10 @@ public struct SellerContactsAPIManager: Sendable {
     /// The seller's contacts, in the order the source lists them.
     ///
     /// Two contacts with the same `order` (their ``SellerContacts/id``) make the whole list an
-    /// error, by the kit's rule for duplicate ids (``DuplicateIDError``): nothing is shown or
+    /// error, by the kit's rule for duplicate ids (`DuplicateIDError`): nothing is shown or
     /// stored, and the error names both JSON positions.
     ///
-    /// - Throws: ``APIError`` naming the URL and what failed, or `CancellationError`.
+    /// - Throws: `APIError` naming the URL and what failed, or `CancellationError`.
     public func sellerContacts() async throws -> [SellerContacts] {
         let url = urlStore.sellerContactsURL
         let contacts = try await client.fetch([SellerContacts].self, from: url)

@@ -8,7 +8,7 @@ import Observation
 /// - `success`: fills ``phoneText`` and ``addressText`` from the first contact (lowest order)
 ///   and enables the call button when there is a phone number; presents no alert.
 /// - `empty`: presents no alert and fills nothing.
-/// - `error`: presents a ``ContentLoading/Message`` titled "Could not load contacts" with the
+/// - `error`: presents a `Message` titled "Could not load contacts" with the
 ///   error's text and one "OK" action on ``messages`` (and in ``alert``); the fields keep what
 ///   they showed.
 ///

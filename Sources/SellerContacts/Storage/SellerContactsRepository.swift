@@ -15,7 +15,7 @@ import Foundation
 public enum SellerContactsRepository {
     /// A repository over the SQLite database at `path` (created when missing).
     ///
-    /// - Throws: ``SQLiteError`` naming the path when the database cannot be opened.
+    /// - Throws: `SQLiteError` naming the path when the database cannot be opened.
     public static func sqlite(
         path: String,
         apiManager: SellerContactsAPIManager,
@@ -26,7 +26,7 @@ public enum SellerContactsRepository {
         return repository(store: store, apiManager: apiManager, freshness: freshness, now: now)
     }
 
-    /// A repository over any store (an ``InMemoryStore`` in tests and previews).
+    /// A repository over any store (an `InMemoryStore` in tests and previews).
     public static func repository(
         store: any LocalStore<SellerContacts>,
         apiManager: SellerContactsAPIManager,
