@@ -61,6 +61,12 @@ public final class Synchronizer<Element: Sendable & Identifiable & Equatable>: S
         }
     }
 
+    /// Returns when no sync is in flight (at once when none is): for a test, or a caller that
+    /// must not join a sync that already delivered its data.
+    public func syncSettled() async {
+        await channel?.flight.waitUntilIdle()
+    }
+
     /// Whether a sync is in flight.
     public var isSyncing: Bool { channel?.flight.isRunning ?? false }
 
