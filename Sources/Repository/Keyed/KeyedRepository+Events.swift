@@ -108,14 +108,7 @@ extension KeyedRepository {
             guard hit.version > lastVersion else { return }
             lastVersion = hit.version
             shown = (hit, refreshing)
-            let date = repository.now()
-            let stale = repository.isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: date)
-            let age = repository.age(of: hit.writtenAt, at: date)
-            yield(
-                .value(
-                    CachedValue(
-                        value: hit.value, origin: hit.origin, age: age, isStale: stale, isRefreshing: refreshing)
-                ))
+            yield(.value(repository.cachedValue(of: hit, for: key, refreshing: refreshing, at: repository.now())))
         }
 
         /// Yields a write or failure that every reader of the key receives.

@@ -73,6 +73,14 @@ extension KeyedRepository {
         }
     }
 
+    /// `hit` as a read of `key` gives it at `date`: its age and whether it is stale.
+    /// `refreshing`: the read has a fetch on the way.
+    func cachedValue(of hit: Hit, for key: Key, refreshing: Bool, at date: Date) -> CachedValue<Value> {
+        CachedValue(
+            value: hit.value, origin: hit.origin, age: age(of: hit.writtenAt, at: date),
+            isStale: isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: date), isRefreshing: refreshing)
+    }
+
     /// The age of a value written at `writtenAt`, at `date`.
     @inlinable func age(of writtenAt: Date, at date: Date) -> Duration {
         .milliseconds(Int64((max(0, date.timeIntervalSince(writtenAt)) * 1_000).rounded()))

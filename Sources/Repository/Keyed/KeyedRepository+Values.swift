@@ -25,12 +25,11 @@ extension KeyedRepository {
             if let failure { throw failure }
             if let hit {
                 let date = now()
-                let stale = isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: date)
-                let refreshing = stale && policy == .returnCacheElseLoad
-                if refreshing { revalidate(key) }
-                return CachedValue(
-                    value: hit.value, origin: hit.origin, age: age(of: hit.writtenAt, at: date), isStale: stale,
-                    isRefreshing: refreshing)
+                let value = cachedValue(of: hit, for: key, refreshing: false, at: date)
+                // NB: as a prefer-cache read's stream does: a stale value is served, and revalidated.
+                guard value.isStale && policy == .returnCacheElseLoad else { return value }
+                revalidate(key)
+                return cachedValue(of: hit, for: key, refreshing: true, at: date)
             }
             if policy == .returnCacheDontLoad { return nil }
         }
