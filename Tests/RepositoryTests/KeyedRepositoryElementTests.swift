@@ -67,4 +67,42 @@ struct KeyedRepositoryElementTests {
         let names = try #require(try await repository.value(for: "all")).value.map(\.name)
         #expect(names == Array(repeating: "edited", count: 50), "every concurrent element save landed")
     }
+
+    @Test func aListAReaderKeepsIsNotChangedByALaterElementSave() async throws {
+        let repository = KeyedRepository<String, [Item]>(fetch: { _ in [] })
+        try await repository.save(Self.lists["all"]!, for: "all")
+        let reader = record(repository.events(for: "all"))
+        let kept = try #require(try await reader.values(count: 1).first?.cachedValue).value
+        try await repository.save(element: Item(id: 1, name: "ONE"))
+        #expect(try await reader.values(count: 2).last?.cachedValue?.value.first?.name == "ONE")
+        #expect(kept.map(\.name) == ["one", "two", "three"], "the list a reader kept is a value: the edit is a copy")
+        try await repository.save(element: Item(id: 1, name: "Uno"))
+        #expect(try await repository.value(for: "all")?.value.first?.name == "Uno")
+    }
+
+    @Test func anElementSaveRecountsTheListsCostAndEvictsOverTheLimit() async throws {
+        let memory = MemoryCache<String, [Item]>(countLimit: 10, costLimit: 20) { $0.reduce(0) { $0 + $1.name.count } }
+        let repository = KeyedRepository<String, [Item]>(memory: memory, fetch: { _ in [] })
+        try await repository.save(Self.lists["all"]!, for: "all")
+        #expect(memory.totalCost == 11)
+        try await repository.save(element: Item(id: 2, name: "TWOTWO"))
+        #expect(memory.totalCost == 14)
+        try await repository.save(element: Item(id: 3, name: String(repeating: "3", count: 30)))
+        #expect(memory.count == 0, "a list over the cost limit leaves the memory tier")
+    }
+
+    @Test func aListOnlyOnDiskWithALiveReaderIsPatchedThere() async throws {
+        let path = try temporaryCachePath()
+        let disk = try DiskCache(.file(path: path))
+        let memory = MemoryCache<String, [Item]>(countLimit: 10, costLimit: 2) { $0.count }
+        let repository = KeyedRepository<String, [Item]>(memory: memory, disk: disk, fetch: { _ in [] })
+        try await repository.save(Self.lists["all"]!, for: "all")
+        #expect(memory.count == 0, "three items cost more than the memory tier keeps")
+        let reader = record(repository.events(for: "all", policy: .returnCacheDontLoad))
+        _ = try await reader.values(count: 1)
+        #expect(try await repository.save(element: Item(id: 3, name: "THREE")) == ["all"])
+        let patched = try #require(try await reader.values(count: 2).last?.cachedValue)
+        #expect(patched.value.map(\.name) == ["one", "two", "THREE"])
+        #expect(try await repository.value(for: "all")?.value.last?.name == "THREE", "on disk too")
+    }
 }

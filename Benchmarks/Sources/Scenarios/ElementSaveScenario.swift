@@ -12,6 +12,8 @@ public final class ElementSaveScenario {
     let store: SQLiteStore<SellerContacts>
     let observer: AsyncStream<[SellerContacts]>.Iterator
     var edits = 0
+    /// The list the reader got last, when it keeps it (as a view model showing it does).
+    var kept: [SellerContacts]?
 
     /// A list of `count` contacts in the kit's keyed repository (memory tier) and, for today's
     /// approach, in a `SQLiteStore` with an observer.
@@ -35,8 +37,9 @@ public final class ElementSaveScenario {
         return SellerContacts(address: "Edit \(edits)", order: count / 2, phone: nil)
     }
 
-    /// The kit: `save(element:)`, then the reader's next value.
-    public func kit() async throws {
+    /// The kit: `save(element:)`, then the reader's next value. `keepingTheList`: the reader
+    /// holds each list it gets until the next, so the save must copy it.
+    public func kit(keepingTheList: Bool = false) async throws {
         try await lists.save(element: edited())
         // NB: the iterator is a reference to the stream's buffer; the copy reads the same one.
         var reader = reader
@@ -45,6 +48,7 @@ public final class ElementSaveScenario {
         else {
             fatalError("C4: the reader did not get the edit")
         }
+        kept = keepingTheList ? list.value : nil
     }
 
     /// Today's approach: write the element into the store, then the observer's re-read table.

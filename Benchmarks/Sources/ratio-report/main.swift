@@ -259,6 +259,13 @@ func cacheRows(runs: Int) async throws -> [Row] {
         Row(
             "C4. save one element of 100,000, one live reader / store write + re-read (\(ms(elementTime)) vs \(ms(storeTime)))",
             elementTime, over: storeTime, atMost: 0.10))
+    let (keptTime, storeAgain) = try await interleaved(
+        runs: runs, { try await elements.kit(keepingTheList: true) }, { try await elements.store() })
+    rows.append(
+        Row(
+            scenario:
+                "C4. (context) the same with a reader that keeps the list, as a view model does: the save copies it (\(ms(keptTime)))",
+            measured: format(ratio(keptTime, storeAgain)), target: "—", passed: true))
     // C5: LRU eviction, time per put flat.
     let (small, large) = try await interleaved(
         runs: 3, { try await CacheScenario.evictingPuts(100_000) }, { try await CacheScenario.evictingPuts(200_000) })

@@ -55,8 +55,12 @@ extension KeyedRepository {
         /// Hands an event to the read's stream.
         let yield: @Sendable (CacheEvent<Value>) -> Void
         var lastVersion: UInt64 = 0
-        /// The last value given, and whether it said a fetch was on the way.
-        var shown: (hit: Hit, refreshing: Bool)?
+        /// Whether a value was given.
+        var hasShown = false
+        /// The last value given, while it said a fetch was on the way (a fetch that finds it
+        /// unchanged gives it again). Not kept otherwise: a reader holding every list it was
+        /// given would make each element save copy the list (see `save(element:)`).
+        var shownWhileRefreshing: Hit?
         /// A network-first read's answer to a failed fetch: what the tiers held (`.some(nil)`:
         /// nothing), until a failure or a newer value arrives.
         var fallback: Hit??
@@ -69,7 +73,7 @@ extension KeyedRepository {
             -> Task<Void, Never>?
         {
             let fetching = await serve(key, policy: policy)
-            if fetching != nil, shown == nil { announce?() }
+            if fetching != nil, !hasShown { announce?() }
             return fetching
         }
 
@@ -107,7 +111,8 @@ extension KeyedRepository {
         mutating func deliver(_ hit: Hit, refreshing: Bool = false) {
             guard hit.version > lastVersion else { return }
             lastVersion = hit.version
-            shown = (hit, refreshing)
+            hasShown = true
+            shownWhileRefreshing = refreshing ? hit : nil
             yield(.value(repository.cachedValue(of: hit, for: key, refreshing: refreshing, at: repository.now())))
         }
 
@@ -125,7 +130,7 @@ extension KeyedRepository {
             case .confirmed(let writtenAt, let version):
                 // NB: a fetch that found the value unchanged gives it again only to a read
                 // that said a fetch was on the way, or that waits for it (network first).
-                let waiting = shown.flatMap { $0.refreshing ? $0.hit : nil } ?? (shown == nil ? fallback ?? nil : nil)
+                let waiting = shownWhileRefreshing ?? (hasShown ? nil : fallback ?? nil)
                 fallback = nil
                 guard let waiting else {
                     lastVersion = max(lastVersion, version)

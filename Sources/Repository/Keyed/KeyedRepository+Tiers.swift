@@ -46,6 +46,17 @@ extension KeyedRepository {
     {
         let writtenAt = now()
         memory.store(.init(value: value, writtenAt: writtenAt, version: version), for: key)
+        try await deliver(value, for: key, in: channel, version: version, writtenAt: writtenAt, origin: origin)
+    }
+
+    /// Delivers `value`, already in the memory tier at `version`, to every reader of `key`
+    /// and writes it to the persistent tier.
+    ///
+    /// - Throws: The persistent tier's error when its write fails (also delivered to the readers).
+    func deliver(
+        _ value: Value, for key: Key, in channel: KeyChannel<Value>, version: UInt64, writtenAt: Date,
+        origin: CacheOrigin
+    ) async throws {
         if remembersLastWrite { channel.lastWritten.withLock { $0 = value } }
         channel.readers.send(.value(value, origin: origin, writtenAt: writtenAt, version: version))
         guard let tier else { return }

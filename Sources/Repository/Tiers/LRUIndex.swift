@@ -54,6 +54,21 @@
         totalCost += cost
     }
 
+    /// Runs `body` on the value for `key` in place, made the most recently used; `nil` when
+    /// there is none.
+    mutating func modify<Result>(_ key: Key, _ body: (inout Value) -> Result) -> Result? {
+        guard let slot = slots[key] else { return nil }
+        moveToNewest(slot)
+        return body(&nodes[slot]!.value)
+    }
+
+    /// Sets the cost of the entry for `key`, if there is one.
+    mutating func setCost(_ cost: Int, for key: Key) {
+        guard let slot = slots[key] else { return }
+        totalCost += cost - nodes[slot]!.cost
+        nodes[slot]!.cost = cost
+    }
+
     /// Removes the value for `key`; returns it.
     @discardableResult
     mutating func remove(_ key: Key) -> Value? {
@@ -71,6 +86,17 @@
         guard let oldest, let key = nodes[oldest]?.key else { return nil }
         remove(key)
         return key
+    }
+
+    /// Removes the least recently used entries until at most `countLimit` are left, costing
+    /// at most `costLimit` in all.
+    mutating func evict(countLimit: Int, costLimit: Int) {
+        while count > countLimit || totalCost > costLimit { removeOldest() }
+    }
+
+    /// The value for `key`, leaving the order as it is.
+    func peek(_ key: Key) -> Value? {
+        slots[key].flatMap { nodes[$0]?.value }
     }
 
     /// Removes everything.

@@ -11,11 +11,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// A cached value and when it was written (on the repository's clock).
     public struct Entry: Sendable {
         /// The value.
-        public let value: Value
+        public internal(set) var value: Value
         /// When it was written.
-        public let writtenAt: Date
+        public internal(set) var writtenAt: Date
         /// The repository's version of the write (a later write has a larger one).
-        @usableFromInline let version: UInt64
+        @usableFromInline internal(set) var version: UInt64
     }
 
     /// The most entries kept.
@@ -55,8 +55,35 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
                 return
             }
             index.insert(entry, for: key, cost: entryCost)
-            while index.count > countLimit || index.totalCost > costLimit { index.removeOldest() }
+            index.evict(countLimit: countLimit, costLimit: costLimit)
         }
+    }
+
+    /// Edits the value for `key` in place as a write at `version`, written at `writtenAt`,
+    /// unless a later write is there; returns the edited value, or `nil` when the tier does not
+    /// hold `key` or `edit` leaves it (returns `false`).
+    ///
+    /// While the tier holds the only reference to the value, nothing is copied: an edit of one
+    /// element of a long list costs what the edit costs. While a reader holds it too, value
+    /// semantics copy it, here, under the tier's lock.
+    func edit(_ key: Key, version: UInt64, writtenAt: Date, _ edit: (inout Value) -> Bool) -> Value? {
+        let edited: Value?? = index.withLock { index in
+            index.modify(key) { entry -> Value? in
+                guard entry.version < version, edit(&entry.value) else { return nil }
+                entry.version = version
+                entry.writtenAt = writtenAt
+                return entry.value
+            }
+        }
+        guard let edited = edited ?? nil else { return nil }
+        // NB: the app's cost function runs outside the lock, as in `store`.
+        let editedCost = cost(edited)
+        index.withLock { index in
+            guard index.peek(key)?.version == version else { return }
+            index.setCost(editedCost, for: key)
+            index.evict(countLimit: countLimit, costLimit: costLimit)
+        }
+        return edited
     }
 
     /// Removes the entry for `key`.
