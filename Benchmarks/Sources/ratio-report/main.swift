@@ -301,6 +301,19 @@ if let (count, _) = profilingOption("--profile-sqlite") {
     exit(0)
 }
 
+/// `ratio-report --profile-disk-hits N [kit|raw]`: only N disk hits of scenario C2 (or N raw
+/// SELECTs and decodes).
+if let (count, subject) = profilingOption("--profile-disk-hits") {
+    let path = try CacheScenario.freshCachePath()
+    let disk = try await CacheScenario.diskRepository(at: path, holding: SQLiteScenario.contacts(100))
+    if subject == "raw" {
+        try CacheScenario.rawSelects(path: path, count: count)
+    } else {
+        try await CacheScenario.diskHits(disk, count: count)
+    }
+    exit(0)
+}
+
 /// `ratio-report --profile-element-saves N`: only N kit saves of scenario C4.
 if let (count, _) = profilingOption("--profile-element-saves") {
     let scenario = try await ElementSaveScenario(count: 100_000)
