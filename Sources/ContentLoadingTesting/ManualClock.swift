@@ -32,6 +32,15 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var sleepers: [UInt64: (deadline: Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
         var nextKey: UInt64 = 0
+        /// Tests waiting for sleepers: how many each waits for.
+        var watchers: [UInt64: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+
+        /// Takes the watchers whose count of sleepers is reached.
+        mutating func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+            let satisfied = watchers.filter { $0.value.count <= sleepers.count }
+            for key in satisfied.keys { watchers[key] = nil }
+            return satisfied.values.map(\.continuation)
+        }
     }
 
     private let storage = Locked(Storage())
@@ -44,6 +53,36 @@ public final class ManualClock: Clock, Sendable {
 
     /// The clock has no granularity of its own.
     public var minimumResolution: Duration { .zero }
+
+    /// How many sleeps wait for the clock now.
+    public var sleeperCount: Int { storage.withLock { $0.sleepers.count } }
+
+    /// Returns once at least `count` sleeps wait for the clock (so that a test advances it
+    /// after the code under test has started waiting), or when the calling task is cancelled.
+    ///
+    /// ```swift
+    /// let load = Task { try await retry.run { try await api.contacts() } }
+    /// await clock.sleepers(1)          // the first attempt failed; its backoff waits
+    /// clock.advance(by: .seconds(1))
+    /// ```
+    public func sleepers(_ count: Int = 1) async {
+        let key = storage.withLock { storage in
+            defer { storage.nextKey += 1 }
+            return storage.nextKey
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let reached = storage.withLock { storage in
+                    if storage.sleepers.count >= count || Task.isCancelled { return true }
+                    storage.watchers[key] = (count, continuation)
+                    return false
+                }
+                if reached { continuation.resume() }
+            }
+        } onCancel: {
+            storage.withLock { $0.watchers.removeValue(forKey: key) }?.continuation.resume()
+        }
+    }
 
     /// Moves time forward by `duration`, waking every sleeper whose deadline has passed.
     public func advance(by duration: Duration) {
@@ -65,12 +104,15 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                var watchers: [CheckedContinuation<Void, Never>] = []
                 let outcome: Result<Void, any Error>? = storage.withLock { storage in
                     if Task.isCancelled { return .failure(CancellationError()) }
                     if deadline <= storage.now { return .success(()) }
                     storage.sleepers[key] = (deadline, continuation)
+                    watchers = storage.takeSatisfiedWatchers()
                     return nil
                 }
+                for watcher in watchers { watcher.resume() }
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {

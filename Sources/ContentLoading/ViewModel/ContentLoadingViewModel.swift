@@ -75,15 +75,21 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     let lifetimeTrigger: LifetimeTrigger?
     @usableFromInline final let stopwatch: Stopwatch
     private let operation: (@Sendable (Input) async throws -> Output)?
-    /// What the default producer calls: the `init(load:)` function, or ``load(_:)``.
+    private let retry: RetryPolicy
+    /// What the default producer calls: the `init(load:)` function, or ``load(_:)``, tried
+    /// as the retry policy says.
     ///
     /// NB: made once per model. It holds the model strongly only for the duration of a call,
     /// so a model released mid-load is gone by the time the value would be delivered.
-    private lazy var loadFunction = ErasedLoad<Input, Output>(
-        operation ?? { [weak self] input in
-            guard let self else { throw CancellationError() }
-            return try await self.load(input)
-        })
+    private lazy var loadFunction: ErasedLoad<Input, Output> = {
+        let load: @Sendable (Input) async throws -> Output =
+            operation ?? { [weak self] input in
+                guard let self else { throw CancellationError() }
+                return try await self.load(input)
+            }
+        guard retry.attempts > 1 else { return ErasedLoad(load) }
+        return ErasedLoad { [retry] input in try await retry.run { try await load(input) } }
+    }()
 
     /// Creates a model for a subclass that overrides ``load(_:)`` or ``producer(for:)``.
     ///
@@ -92,17 +98,22 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     ///   - lifetimeTrigger: When lifetime events refresh or cancel; `nil` for never.
     ///   - initialInput: The input lifetime refreshes use before the first refresh.
     ///   - clock: The clock that measures the content's age for ``LifetimeTrigger/minimumContentAge``.
+    ///   - retry: How a failed ``load(_:)`` is tried again; the state stays `loading` (content
+    ///     kept) until the last attempt. Defaults to ``RetryPolicy/never``. A subclass that
+    ///     overrides ``producer(for:)`` retries in its producer.
     public init(
         refreshPolicy: RefreshPolicy = .latestWins,
         lifetimeTrigger: LifetimeTrigger? = nil,
         initialInput: Input? = nil,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        retry: RetryPolicy = .never
     ) {
         // NB: `Void` is the one input that needs no caller: lifetime refreshes always have it.
         machine = ContentLoadingStateMachine(policy: refreshPolicy, lastInput: initialInput ?? (() as Any as? Input))
         self.lifetimeTrigger = lifetimeTrigger
         self.stopwatch = Stopwatch(clock: clock)
         self.operation = nil
+        self.retry = retry
     }
 
     /// Creates a model that loads with `load` instead of an override.
@@ -119,12 +130,14 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
         lifetimeTrigger: LifetimeTrigger? = nil,
         initialInput: Input? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
+        retry: RetryPolicy = .never,
         load: @escaping @Sendable (Input) async throws -> Output
     ) {
         machine = ContentLoadingStateMachine(policy: refreshPolicy, lastInput: initialInput ?? (() as Any as? Input))
         self.lifetimeTrigger = lifetimeTrigger
         self.stopwatch = Stopwatch(clock: clock)
         self.operation = load
+        self.retry = retry
     }
 
     deinit {

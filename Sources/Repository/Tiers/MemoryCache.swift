@@ -15,7 +15,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         /// When it was written.
         public internal(set) var writtenAt: Date
         /// The repository's version of the write (a later write has a larger one).
-        @usableFromInline internal(set) var version: UInt64
+        @usableFromInline var version: UInt64
     }
 
     /// The most entries kept.

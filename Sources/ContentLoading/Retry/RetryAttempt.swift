@@ -1,0 +1,12 @@
+/// A failed attempt that a ``RetryPolicy`` is about to retry, as its
+/// ``RetryPolicy/onRetry(_:)`` handler sees it.
+public struct RetryAttempt: Sendable {
+    /// The attempt that failed: 1 for the first.
+    public let attempt: Int
+    /// The most attempts the policy makes.
+    public let attempts: Int
+    /// Why it failed.
+    public let error: any Error
+    /// How long the policy waits before the next attempt.
+    public let delay: Duration
+}

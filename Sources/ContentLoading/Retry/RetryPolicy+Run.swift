@@ -1,0 +1,40 @@
+extension RetryPolicy {
+    /// Runs `operation`, and again after each transient failure, waiting between attempts,
+    /// until it succeeds or ``attempts`` are made.
+    ///
+    /// - Returns: The first successful result.
+    /// - Throws: A failure that is not transient, as it is after the first attempt and wrapped
+    ///   in ``RetriesExhausted`` after more; the last failure, as ``RetriesExhausted``, when
+    ///   every attempt failed; `CancellationError` when the task is cancelled, at once, also
+    ///   during a wait (no further attempt starts).
+    public func run<Value>(_ operation: () async throws -> Value) async throws -> Value {
+        var attempt = 1
+        while true {
+            do {
+                return try await operation()
+            } catch {
+                guard attempt < attempts, isTransient(error), !Task.isCancelled else {
+                    throw exhausted(error, attempts: attempt)
+                }
+                let wait = delay(after: attempt, retryAfter: (error as? any RetryableError)?.retryAfter)
+                onRetry?(RetryAttempt(attempt: attempt, attempts: attempts, error: error, delay: wait))
+                // NB: throws CancellationError when the task is cancelled during the wait.
+                try await clock.sleep(for: wait)
+                attempt += 1
+            }
+        }
+    }
+
+    /// Whether the policy retries `error`: a ``RetryableError`` that is transient, never a
+    /// cancellation.
+    public func isTransient(_ error: any Error) -> Bool {
+        guard !(error is CancellationError) else { return false }
+        return (error as? any RetryableError)?.isTransient ?? false
+    }
+
+    /// `error` as the caller gets it after `attempts` attempts.
+    private func exhausted(_ error: any Error, attempts: Int) -> any Error {
+        guard attempts > 1, !(error is CancellationError) else { return error }
+        return RetriesExhausted(attempts: attempts, lastError: error)
+    }
+}

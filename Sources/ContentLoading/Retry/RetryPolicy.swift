@@ -1,0 +1,93 @@
+/// How a failed load is tried again: how many attempts, how long to wait between them
+/// (exponential backoff with jitter, on an injected clock), and which failures are worth it.
+///
+/// Only transient failures are retried: an error that conforms to ``RetryableError`` and says
+/// it ``RetryableError/isTransient`` (the networking module's `APIError` does for timeouts,
+/// connection failures and HTTP 408, 429, 500, 502, 503 and 504). A cancellation, a 4xx such
+/// as 404 and a decoding error are never retried. A server's `Retry-After`
+/// (``RetryableError/retryAfter``) is waited at least, up to ``maximumDelay``.
+///
+/// ```swift
+/// let retry = RetryPolicy(attempts: 4, initialDelay: .milliseconds(500))
+/// let model = ContentLoadingViewModel<Void, [Contact]>(retry: retry) { try await api.contacts() }
+/// let contacts = KeyedRepository<String, [Contact]>(retry: retry) { try await api.contacts(seller: $0) }
+/// ```
+///
+/// While it retries, a view model stays `loading` with its content kept; only the last
+/// attempt's failure becomes its error state, as ``RetriesExhausted`` (which says how many
+/// attempts were made). Cancelling the load during a wait ends it at once: no further
+/// attempt starts. Tests inject a manual clock and advance it by hand.
+public struct RetryPolicy: Sendable {
+    /// The most attempts, the first included (1: never retry).
+    public var attempts: Int
+    /// The wait before the first retry, before jitter.
+    public var initialDelay: Duration
+    /// How much longer each wait is than the one before.
+    public var multiplier: Double
+    /// The longest wait, a server's `Retry-After` included.
+    public var maximumDelay: Duration
+    /// How each wait is randomised, so that many clients do not retry in step.
+    public var jitter: RetryJitter
+    /// The clock the waits are measured on.
+    public var clock: any Clock<Duration>
+    /// A random number in `0...1` for the jitter.
+    public var random: @Sendable () -> Double
+    /// Called before each wait, with the attempt that failed and how long the wait is.
+    public var onRetry: (@Sendable (RetryAttempt) -> Void)?
+
+    /// Creates a policy.
+    ///
+    /// - Parameters:
+    ///   - attempts: The most attempts, the first included. Defaults to 3.
+    ///   - initialDelay: The wait before the first retry. Defaults to 1 second.
+    ///   - multiplier: How much longer each wait is than the one before. Defaults to 2.
+    ///   - maximumDelay: The longest wait. Defaults to 30 seconds.
+    ///   - jitter: How each wait is randomised. Defaults to ``RetryJitter/full``.
+    ///   - clock: The clock the waits are measured on. Defaults to `ContinuousClock`.
+    ///   - random: A random number in `0...1`. Defaults to the system generator.
+    public init(
+        attempts: Int = 3,
+        initialDelay: Duration = .seconds(1),
+        multiplier: Double = 2,
+        maximumDelay: Duration = .seconds(30),
+        jitter: RetryJitter = .full,
+        clock: any Clock<Duration> = ContinuousClock(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    ) {
+        precondition(attempts >= 1, "a retry policy makes at least one attempt")
+        self.attempts = attempts
+        self.initialDelay = initialDelay
+        self.multiplier = multiplier
+        self.maximumDelay = maximumDelay
+        self.jitter = jitter
+        self.clock = clock
+        self.random = random
+    }
+
+    /// One attempt, never retried.
+    public static var never: RetryPolicy { RetryPolicy(attempts: 1) }
+
+    /// The same policy, calling `handler` before each wait (to show the attempts as they happen).
+    public func onRetry(_ handler: @escaping @Sendable (RetryAttempt) -> Void) -> RetryPolicy {
+        var policy = self
+        policy.onRetry = handler
+        return policy
+    }
+
+    /// The wait after failed attempt `attempt` (1 for the first), before jitter: the initial
+    /// delay times the multiplier for each attempt since, at most ``maximumDelay``.
+    public func backoff(after attempt: Int) -> Duration {
+        var delay = initialDelay
+        for _ in 1..<max(1, attempt) where delay < maximumDelay {
+            delay = delay * multiplier
+        }
+        return min(max(delay, .zero), maximumDelay)
+    }
+
+    /// The wait after failed attempt `attempt` whose error asked for `retryAfter`: the backoff
+    /// with jitter, but at least `retryAfter`, and at most ``maximumDelay``.
+    public func delay(after attempt: Int, retryAfter: Duration?) -> Duration {
+        let jittered = jitter.apply(to: backoff(after: attempt), random: min(1, max(0, random())))
+        return min(max(jittered, retryAfter ?? .zero), maximumDelay)
+    }
+}

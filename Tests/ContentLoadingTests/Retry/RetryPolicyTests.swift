@@ -1,0 +1,122 @@
+import ContentLoading
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Testing
+
+/// A failure that says whether it is transient, and how long to wait.
+struct TransientFailure: RetryableError, Equatable, CustomStringConvertible {
+    var isTransient = true
+    var retryAfter: Duration?
+    var description: String { isTransient ? "service unavailable" : "not found" }
+}
+
+/// `operation`'s calls, counted; each fails with the next of `failures`, then it succeeds.
+final class CountedAttempts: Sendable {
+    private let failures: [any Error]
+    private let made = Locked(0)
+
+    init(failing failures: [any Error]) { self.failures = failures }
+
+    var count: Int { made.withLock { $0 } }
+
+    @Sendable func run() throws -> String {
+        let attempt = made.withLock { made in
+            made += 1
+            return made
+        }
+        if attempt <= failures.count { throw failures[attempt - 1] }
+        return "value after \(attempt)"
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct RetryPolicyTests {
+    @Test func backoffGrowsByTheMultiplierUpToTheCap() {
+        let policy = RetryPolicy(initialDelay: .seconds(1), multiplier: 2, maximumDelay: .seconds(5), jitter: .none)
+        #expect((1...5).map(policy.backoff(after:)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
+    }
+
+    @Test func jitterStaysWithinItsShare() {
+        func delay(_ jitter: RetryJitter, random: Double) -> Duration {
+            RetryPolicy(initialDelay: .seconds(4), jitter: jitter, random: { random }).delay(after: 1, retryAfter: nil)
+        }
+        #expect(delay(.none, random: 0.3) == .seconds(4))
+        #expect(delay(.full, random: 0) == .zero)
+        #expect(delay(.full, random: 0.25) == .seconds(1))
+        #expect(delay(.full, random: 1) == .seconds(4))
+        #expect(delay(.equal, random: 0) == .seconds(2))
+        #expect(delay(.equal, random: 1) == .seconds(4))
+    }
+
+    @Test func aServersRetryAfterIsWaitedAtLeastUpToTheCap() {
+        let policy = RetryPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(10), jitter: .none)
+        #expect(policy.delay(after: 1, retryAfter: .seconds(3)) == .seconds(3))
+        #expect(policy.delay(after: 1, retryAfter: .milliseconds(10)) == .seconds(1), "never shorter than the backoff")
+        #expect(policy.delay(after: 1, retryAfter: .seconds(3_600)) == .seconds(10), "capped")
+    }
+
+    @Test func transientFailuresAreRetriedAfterEachBackoffOnTheInjectedClock() async throws {
+        let clock = ManualClock()
+        let attempts = CountedAttempts(failing: [TransientFailure(), TransientFailure()])
+        let seen = Locked<[Int]>([])
+        let policy = RetryPolicy(attempts: 3, initialDelay: .seconds(1), jitter: .none, clock: clock)
+            .onRetry { retry in seen.withLock { $0.append(retry.attempt) } }
+        let run = Task { try await policy.run { try attempts.run() } }
+        await clock.sleepers(1)
+        #expect(attempts.count == 1)
+        clock.advance(by: .milliseconds(999))
+        #expect(clock.sleeperCount == 1, "the first backoff is a second")
+        clock.advance(by: .milliseconds(1))
+        await clock.sleepers(1)
+        #expect(attempts.count == 2)
+        clock.advance(by: .seconds(2))
+        #expect(try await run.value == "value after 3")
+        #expect(seen.withLock { $0 } == [1, 2])
+    }
+
+    @Test func aFailureThatIsNotTransientIsThrownAsItIsAfterOneAttempt() async throws {
+        let attempts = CountedAttempts(failing: [TransientFailure(isTransient: false)])
+        let policy = RetryPolicy(attempts: 5, clock: ManualClock())
+        await #expect(throws: TransientFailure(isTransient: false)) { try await policy.run { try attempts.run() } }
+        #expect(attempts.count == 1)
+    }
+
+    @Test func aCancellationAndAnErrorThatSaysNothingAreNeverRetried() async throws {
+        struct Opaque: Error {}
+        for failure in [CancellationError(), Opaque()] as [any Error] {
+            let attempts = CountedAttempts(failing: [failure])
+            let policy = RetryPolicy(attempts: 5, clock: ManualClock())
+            await #expect(throws: (any Error).self) { try await policy.run { try attempts.run() } }
+            #expect(attempts.count == 1)
+        }
+    }
+
+    @Test func theLastFailureSaysHowManyAttemptsWereMade() async throws {
+        let clock = ManualClock()
+        let attempts = CountedAttempts(failing: [TransientFailure(), TransientFailure(), TransientFailure()])
+        let policy = RetryPolicy(attempts: 3, initialDelay: .seconds(1), jitter: .none, clock: clock)
+        let run = Task { try await policy.run { try attempts.run() } }
+        for _ in 1...2 {
+            await clock.sleepers(1)
+            clock.advance(by: .seconds(60))
+        }
+        let error = try #require(await #expect(throws: RetriesExhausted.self) { try await run.value })
+        #expect(error.attempts == 3)
+        #expect(error.lastError as? TransientFailure == TransientFailure())
+        #expect("\(error)" == "service unavailable (3 attempts)")
+        #expect(attempts.count == 3)
+    }
+
+    @Test func cancellingDuringABackoffEndsTheRunAtOnceWithNoFurtherAttempt() async throws {
+        let clock = ManualClock()
+        let attempts = CountedAttempts(failing: [TransientFailure()])
+        let policy = RetryPolicy(attempts: 3, clock: clock)
+        let run = Task { try await policy.run { try attempts.run() } }
+        await clock.sleepers(1)
+        run.cancel()
+        await #expect(throws: CancellationError.self) { try await run.value }
+        clock.advance(by: .seconds(3_600))
+        #expect(attempts.count == 1)
+        #expect(clock.sleeperCount == 0)
+    }
+}
