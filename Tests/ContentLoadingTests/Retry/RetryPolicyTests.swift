@@ -33,7 +33,8 @@ final class CountedAttempts: Sendable {
 struct RetryPolicyTests {
     @Test func backoffGrowsByTheMultiplierUpToTheCap() {
         let policy = RetryPolicy(initialDelay: .seconds(1), multiplier: 2, maximumDelay: .seconds(5), jitter: .none)
-        #expect((1...5).map(policy.backoff(after:)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
+        #expect(
+            (1...5).map(policy.backoff(after:)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
     }
 
     @Test func jitterStaysWithinItsShare() {
