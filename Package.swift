@@ -17,7 +17,9 @@ let package = Package(
         .target(name: "ContentLoadingSupport", path: "Sources/Support"),
         .target(name: "ContentLoading", dependencies: ["ContentLoadingSupport"]),
         .target(name: "ContentLoadingTesting", dependencies: ["ContentLoading", "ContentLoadingSupport"]),
-        .target(name: "ContentLoadingNetworking", dependencies: ["ContentLoadingSupport"], path: "Sources/Networking"),
+        .target(
+            name: "ContentLoadingNetworking", dependencies: ["ContentLoading", "ContentLoadingSupport"],
+            path: "Sources/Networking"),
         // The system SQLite: on Linux this module, which declares the functions the kit uses and
         // binds them from libsqlite3.so.0 at run time (no headers, no -dev package); `SQLite3`
         // on Apple platforms.
@@ -67,7 +69,8 @@ let package = Package(
             dependencies: [
                 "ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport", "KitTestSupport", "stream-stress",
             ]),
-        .testTarget(name: "NetworkingTests", dependencies: ["ContentLoadingNetworking", "KitTestSupport"]),
+        .testTarget(
+            name: "NetworkingTests", dependencies: ["ContentLoadingNetworking", "ContentLoadingTesting", "KitTestSupport"]),
         // A child process for the crash-safety test: killed in the middle of a large write.
         .executableTarget(
             name: "sqlite-crash-writer", dependencies: ["SellerContacts", "ContentLoadingRepository"],

@@ -25,7 +25,7 @@ struct HTTPTransportTests {
     func errorStatusNamesStatusAndURL(status: Int) async throws {
         let url = server.url("status/\(status)")
         let error = try await apiError { try await APIClient().fetch([Item].self, from: url) }
-        guard case .httpStatus(let failedURL, let code, _) = error else {
+        guard case .httpStatus(let failedURL, let code, _, _) = error else {
             Issue.record("expected httpStatus, got \(error)")
             return
         }

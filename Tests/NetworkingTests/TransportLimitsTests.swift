@@ -101,13 +101,13 @@ struct TransportLimitsTests {
     @Test func aSnippetIsCutAtACharacterBoundary() async throws {
         let url = server.url("long-utf8/150")  // 300 bytes: byte 200 is inside no character, 201 is
         let error = try await apiError { try await APIClient().data(from: url) }
-        guard case .httpStatus(_, 500, let body?) = error else {
+        guard case .httpStatus(_, 500, let body?, _) = error else {
             Issue.record("expected HTTP 500 with a body, got \(error)")
             return
         }
         #expect(body == String(repeating: "é", count: 100) + "…")
         let odd = try await apiError { try await APIClient().data(from: server.url("long-utf8/101")) }
-        guard case .httpStatus(_, 500, let oddBody?) = odd else {
+        guard case .httpStatus(_, 500, let oddBody?, _) = odd else {
             Issue.record("expected HTTP 500 with a body, got \(odd)")
             return
         }

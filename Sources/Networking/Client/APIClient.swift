@@ -1,3 +1,4 @@
+import ContentLoading
 import ContentLoadingSupport
 import Foundation
 
@@ -42,6 +43,34 @@ public struct APIClient: Sendable {
         return try decode(type, from: response.body, url: response.url)
     }
 
+    /// Loads `url` unless the copy the caller holds, identified by `validators`, is still
+    /// current, and decodes it as `type`.
+    ///
+    /// With validators, an HTTP transport asks the server to answer `304 Not Modified` when the
+    /// resource has not changed: that is ``FetchResult/notModified(_:)``, and nothing is
+    /// decoded. Otherwise the value comes with the response's validators (none from a file).
+    ///
+    /// ```swift
+    /// let result = try await client.fetch([Contact].self, from: url, ifChangedSince: stored.validators)
+    /// ```
+    ///
+    /// - Throws: ``APIError`` as ``fetch(_:from:)`` does; a 304 to a request without
+    ///   validators is ``APIError/httpStatus(url:status:body:retryAfter:)``.
+    public func fetch<Model: Decodable & Sendable>(
+        _ type: Model.Type, from url: URL, ifChangedSince validators: Validators
+    ) async throws -> FetchResult<Model> {
+        let response = try await checkedResponse(to: TransportRequest(url: url, validators: validators))
+        if response.statusCode == 304 {
+            // NB: a 304 may leave out validators it does not change.
+            let current = response.validators
+            return .notModified(
+                Validators(
+                    entityTag: current.entityTag ?? validators.entityTag,
+                    lastModified: current.lastModified ?? validators.lastModified))
+        }
+        return .modified(try decode(type, from: response.body, url: response.url), response.validators)
+    }
+
     /// Loads `url` and returns its body after checking the status and that it is not empty.
     public func data(from url: URL) async throws -> Data {
         try await checkedResponse(from: url).body
@@ -50,9 +79,19 @@ public struct APIClient: Sendable {
     /// Loads `url` and checks the status and that the body is not empty. Errors name the URL
     /// the response came from (the last one, after redirects).
     private func checkedResponse(from url: URL) async throws -> TransportResponse {
-        let response = try await transport.load(url)
+        try await checkedResponse(to: TransportRequest(url: url))
+    }
+
+    /// Sends `request` and checks the status (a 304 passes when the request had validators)
+    /// and that a 2xx body is not empty. Errors name the URL the response came from (the last
+    /// one, after redirects) and, for a status, carry the server's `Retry-After`.
+    private func checkedResponse(to request: TransportRequest) async throws -> TransportResponse {
+        let response = try await transport.send(request)
+        if response.statusCode == 304, !request.validators.isEmpty { return response }
         if let status = response.statusCode, !(200..<300).contains(status) {
-            throw APIError.httpStatus(url: response.url, status: status, body: Self.snippet(of: response.body))
+            throw APIError.httpStatus(
+                url: response.url, status: status, body: Self.snippet(of: response.body),
+                retryAfter: response.header("Retry-After").flatMap { RetryAfter.delay($0, now: Date()) })
         }
         guard !response.body.isEmpty else { throw APIError.emptyBody(url: response.url) }
         return response

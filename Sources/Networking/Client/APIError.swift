@@ -10,8 +10,9 @@ import Foundation
 /// // JSON at file:///…/contacts.json: expected String at $[3].phone, found a number
 /// ```
 public enum APIError: Error, Sendable, Hashable {
-    /// The server answered with a status outside 200–299.
-    case httpStatus(url: URL, status: Int, body: String?)
+    /// The server answered with a status outside 200–299, with the start of its body and,
+    /// when it sent `Retry-After`, how long it asked to wait.
+    case httpStatus(url: URL, status: Int, body: String?, retryAfter: Duration? = nil)
     /// The response had no body.
     case emptyBody(url: URL)
     /// The server sent no data within the idle timeout.
@@ -40,7 +41,7 @@ public enum APIError: Error, Sendable, Hashable {
     /// The URL the failure is about.
     public var url: URL {
         switch self {
-        case .httpStatus(let url, _, _), .emptyBody(let url), .timedOut(let url, _), .deadlineExceeded(let url, _),
+        case .httpStatus(let url, _, _, _), .emptyBody(let url), .timedOut(let url, _), .deadlineExceeded(let url, _),
             .bodyTooLarge(let url, _), .redirectRefused(let url, _), .transport(let url, _),
             .fileNotFound(let url, _), .fileUnreadable(let url, _, _), .unsupportedScheme(let url),
             .malformedJSON(let url, _), .decoding(let url, _, _, _):
@@ -60,7 +61,7 @@ extension APIError: LocalizedError, CustomStringConvertible {
 
     private var message: String {
         switch self {
-        case .httpStatus(let url, let status, let body):
+        case .httpStatus(let url, let status, let body, _):
             "HTTP \(status) from \(url.redactedForDisplay)" + (body.flatMap { $0.isEmpty ? nil : ": \($0)" } ?? "")
         case .emptyBody(let url):
             "empty response body from \(url.redactedForDisplay)"

@@ -15,6 +15,7 @@ final class HTTPExchange: Sendable {
     private struct State {
         var url: URL
         var statusCode: Int?
+        var headers: [String: String] = [:]
         var body = Data()
         var failure: APIError?
         var result: Result<TransportResponse, any Error>?
@@ -43,7 +44,12 @@ final class HTTPExchange: Sendable {
     /// The response head: whether to go on receiving its body.
     func receive(_ response: URLResponse) -> Bool {
         state.withLock { state in
-            state.statusCode = (response as? HTTPURLResponse)?.statusCode
+            if let http = response as? HTTPURLResponse {
+                state.statusCode = http.statusCode
+                for case (let name as String, let value as String) in http.allHeaderFields {
+                    state.headers[name.lowercased()] = value
+                }
+            }
             guard response.expectedContentLength <= Int64(limits.maximumBodySize) else {
                 state.failure = .bodyTooLarge(url: state.url, limit: limits.maximumBodySize)
                 return false
@@ -104,7 +110,9 @@ final class HTTPExchange: Sendable {
     private func outcome(of state: State, error: (any Error)?) -> Result<TransportResponse, any Error> {
         if let failure = state.failure { return .failure(failure) }
         guard let error else {
-            return .success(TransportResponse(url: state.url, statusCode: state.statusCode, body: state.body))
+            return .success(
+                TransportResponse(
+                    url: state.url, statusCode: state.statusCode, headers: state.headers, body: state.body))
         }
         guard let urlError = error as? URLError else {
             return .failure(APIError.transport(url: state.url, reason: error.localizedDescription))

@@ -23,14 +23,24 @@ final class HTTPSession: Sendable {
 
     deinit { session.finishTasksAndInvalidate() }
 
-    /// Loads `url` within `limits`.
+    /// Loads `request` within `limits`, sending its validators.
     ///
     /// A cancellation or the deadline ends the load at once: the caller does not wait for the
     /// session to wind the task down.
-    func fetch(_ url: URL, limits: TransportLimits) async throws -> TransportResponse {
+    func fetch(_ transportRequest: TransportRequest, limits: TransportLimits) async throws -> TransportResponse {
+        let url = transportRequest.url
         var request = URLRequest(url: url)
         request.timeoutInterval = limits.idleTimeout.seconds
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        // NB: the caller keeps its own copy and validators; the session's cache must neither
+        // answer for the server nor turn a 304 into the cached 200.
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        if let entityTag = transportRequest.validators.entityTag {
+            request.setValue(entityTag, forHTTPHeaderField: "If-None-Match")
+        }
+        if let lastModified = transportRequest.validators.lastModified {
+            request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
+        }
         let task = session.dataTask(with: request)
         let exchange = HTTPExchange(url: url, limits: limits)
         // NB: registered before anything can cancel the task, so its completion always finds

@@ -16,18 +16,31 @@ import Foundation
 ///
 /// ```swift
 /// let client = APIClient(transport: .inMemory([url: TransportResponse(url: url, statusCode: 200, body: json)]))
+/// let logged = Transport { request in
+///     print("GET", request.url)
+///     return try await Transport.standard().send(request)
+/// }
 /// ```
+///
+/// An HTTP transport sends a request's ``TransportRequest/validators`` as `If-None-Match` and
+/// `If-Modified-Since` and returns the response's headers, so a server can answer
+/// `304 Not Modified`; the file and in-memory transports have no validators.
 ///
 /// A transport throws ``APIError`` for what it can name (a missing file, a timeout, a failed
 /// connection, a body over the limit) and `CancellationError` when its task is cancelled. It
 /// does not judge status codes or bodies; ``APIClient`` does.
 public struct Transport: Sendable {
-    /// Loads `url`.
-    public var load: @Sendable (_ url: URL) async throws -> TransportResponse
+    /// Loads what `request` asks for.
+    public var send: @Sendable (_ request: TransportRequest) async throws -> TransportResponse
 
-    /// Creates a transport from a load function.
-    public init(load: @escaping @Sendable (_ url: URL) async throws -> TransportResponse) {
-        self.load = load
+    /// Creates a transport from a function that loads a request.
+    public init(send: @escaping @Sendable (_ request: TransportRequest) async throws -> TransportResponse) {
+        self.send = send
+    }
+
+    /// Loads `url`, unconditionally.
+    public func load(_ url: URL) async throws -> TransportResponse {
+        try await send(TransportRequest(url: url))
     }
 
     /// Reads `file://` URLs from the file system, off the caller's actor, refusing a file
@@ -37,9 +50,9 @@ public struct Transport: Sendable {
     /// Reads `file://` URLs from the file system, off the caller's actor, refusing anything
     /// but a regular file of at most `maximumBodySize` bytes.
     public static func fileSystem(maximumBodySize: Int) -> Transport {
-        Transport { url in
-            guard url.isFileURL else { throw APIError.unsupportedScheme(url: url) }
-            return try await FileReader.read(url, maximumSize: maximumBodySize)
+        Transport { request in
+            guard request.url.isFileURL else { throw APIError.unsupportedScheme(url: request.url) }
+            return try await FileReader.read(request.url, maximumSize: maximumBodySize)
         }
     }
 
@@ -54,11 +67,11 @@ public struct Transport: Sendable {
         limits: TransportLimits = TransportLimits(), configuration: URLSessionConfiguration? = nil
     ) -> Transport {
         let session = configuration.map(HTTPSession.init) ?? HTTPSession.shared
-        return Transport { url in
-            guard ["http", "https"].contains(url.scheme?.lowercased()) else {
-                throw APIError.unsupportedScheme(url: url)
+        return Transport { request in
+            guard ["http", "https"].contains(request.url.scheme?.lowercased()) else {
+                throw APIError.unsupportedScheme(url: request.url)
             }
-            return try await session.fetch(url, limits: limits)
+            return try await session.fetch(request, limits: limits)
         }
     }
 
@@ -71,8 +84,8 @@ public struct Transport: Sendable {
     ) -> Transport {
         let http = urlSession(limits: limits, configuration: configuration)
         let files = fileSystem(maximumBodySize: limits.maximumBodySize)
-        return Transport { url in
-            try await (url.isFileURL ? files : http).load(url)
+        return Transport { request in
+            try await (request.url.isFileURL ? files : http).send(request)
         }
     }
 
@@ -82,10 +95,11 @@ public struct Transport: Sendable {
     }
 
     /// Serves `responses` from memory; any other URL fails like a missing resource (HTTP 404).
+    /// Validators are ignored: every load is a full one.
     public static func inMemory(_ responses: [URL: TransportResponse]) -> Transport {
-        Transport { url in
+        Transport { request in
             try Task.checkCancellation()
-            return responses[url] ?? TransportResponse(url: url, statusCode: 404, body: Data())
+            return responses[request.url] ?? TransportResponse(url: request.url, statusCode: 404, body: Data())
         }
     }
 }

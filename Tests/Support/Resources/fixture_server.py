@@ -5,7 +5,12 @@ Prints "PORT <n>" once listening, then serves until its standard input closes (s
 outlives the test process that started it).
 
 Routes:
-  /fixtures/<name>   the file <root>/<name> (200), or 404
+  /fixtures/<name>   the file <root>/<name> (200, with an ETag of its content and its
+                     Last-Modified; 304 with no body when If-None-Match names that ETag), or 404
+  /flaky/<key>/<n>/<status>/<name>
+                     the first <n> requests for <key> answer <status> (with Retry-After:
+                     <s> when the query has retry_after=<s>), later ones serve /fixtures/<name>
+  /count/<key>       how many requests /flaky/<key>/… got (as JSON)
   /status/<code>     that status with a short JSON body
   /slow/<ms>         waits <ms> milliseconds, then 200 with "[]"
   /truncated         announces 1000 bytes, sends 20, closes the connection
@@ -20,7 +25,9 @@ Routes:
   /long-utf8/<n>     500 with a body of n "é" characters (2 bytes each)
   /short-length      200 announcing 5 bytes of a longer JSON body
 """
+import email.utils
 import gzip
+import hashlib
 import urllib.parse
 import argparse
 import http.server
@@ -30,6 +37,7 @@ import threading
 import time
 
 served = 0
+flaky = {}
 lock = threading.Lock()
 
 
@@ -46,6 +54,29 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def send_fixture(self, name):
+        path = os.path.realpath(os.path.join(self.server.root, name))
+        if not path.startswith(os.path.realpath(self.server.root)) or not os.path.isfile(path):
+            return self.send_body(404, b'{"error": "no such fixture"}')
+        with open(path, "rb") as f:
+            body = f.read()
+        etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
+        modified = email.utils.formatdate(os.path.getmtime(path), usegmt=True)
+        matches = [tag.strip() for tag in self.headers.get("If-None-Match", "").split(",")]
+        if etag in matches or "*" in matches:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.send_header("Last-Modified", modified)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("ETag", etag)
+        self.send_header("Last-Modified", modified)
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_GET(self):
         global served
         with lock:
@@ -55,11 +86,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
         route, rest = parts[0], "/".join(parts[1:])
         try:
             if route == "fixtures":
-                path = os.path.realpath(os.path.join(self.server.root, rest))
-                if not path.startswith(os.path.realpath(self.server.root)) or not os.path.isfile(path):
-                    return self.send_body(404, b'{"error": "no such fixture"}')
-                with open(path, "rb") as f:
-                    return self.send_body(200, f.read())
+                return self.send_fixture(rest)
+            if route == "flaky":
+                key, failures, status, name = rest.split("/", 3)
+                with lock:
+                    flaky[key] = flaky.get(key, 0) + 1
+                    attempt = flaky[key]
+                if attempt > int(failures):
+                    return self.send_fixture(name)
+                query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+                body = ('{"error": "status %s"}' % status).encode()
+                self.send_response(int(status))
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                if "retry_after" in query:
+                    self.send_header("Retry-After", query["retry_after"][0])
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            if route == "count":
+                with lock:
+                    return self.send_body(200, str(flaky.get(rest, 0)).encode())
             if route == "status" and rest == "204":
                 self.send_response(204)
                 self.end_headers()
