@@ -115,11 +115,33 @@ struct DiskCacheTests {
         #expect(try await upgraded.disk?.keysByAccess() == [])
     }
 
+    @Test func aCacheWrittenBeforeValidatorsKeepsItsEntriesWithNone() async throws {
+        // NB: the first schema, as a cache written before validators were stored has it.
+        let database = try SQLiteDatabase(.file(path: path))
+        try database.prepareForStore(migrations: [
+            """
+            CREATE TABLE content_loading_cache (
+                key TEXT PRIMARY KEY NOT NULL, format INTEGER NOT NULL, version INTEGER NOT NULL,
+                value BLOB NOT NULL, size INTEGER NOT NULL, written_at REAL NOT NULL, accessed_at REAL NOT NULL
+            );
+            CREATE INDEX content_loading_cache_by_access ON content_loading_cache (accessed_at)
+            """
+        ])
+        // NB: the value is `"kept"`.
+        try database.execute(
+            #"INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, X'226B65707422', 6, 1000000, 1000000)"#)
+        let upgraded = try repository()
+        #expect(try await upgraded.value(for: "a", policy: .returnCacheDontLoad)?.value == "kept")
+        try await upgraded.save("new", for: "b")
+        #expect(try await upgraded.disk?.keysByAccess().count == 2)
+    }
+
     @Test func anEntryThatFailsToDecodeIsAMissAnErrorAndIsRemovedAlone() async throws {
         try await repository().save("fine", for: "b")
         let database = try SQLiteDatabase(.file(path: path))
+        // NB: the value is `{}`, which does not decode as a String.
         try database.execute(
-            #"INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, X'7B7D', 2, 1000000, 1000000)"#)  // "{}"
+            #"INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, X'7B7D', 2, 1000000, 1000000, NULL, NULL)"#)
         let restarted = try repository()
         var events: [CacheEvent<String>] = []
         for await event in restarted.events(for: "a", policy: .returnCacheDontLoad) {
@@ -140,7 +162,7 @@ struct DiskCacheTests {
     @Test func aOneShotReadOfAnEntryThatFailsToDecodeThrowsNamingFileAndKey() async throws {
         try await repository().save("fine", for: "b")
         try SQLiteDatabase(.file(path: path)).execute(
-            #"INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, X'7B7D', 2, 1000000, 1000000)"#)  // "{}"
+            #"INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, X'7B7D', 2, 1000000, 1000000, NULL, NULL)"#)  // "{}"
         let restarted = try repository()
         let error = await #expect(throws: CacheError.self) {
             try await restarted.value(for: "a", policy: .returnCacheDontLoad)

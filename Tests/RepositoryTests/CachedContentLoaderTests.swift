@@ -49,6 +49,23 @@ struct CachedContentLoaderTests {
         #expect(!model.isRefreshing)
     }
 
+    @Test func aNotModifiedRevalidationEndsTheRefreshingIndicatorWithoutANewState() async throws {
+        let loader = ControlledLoader<String, FetchResult<String>>()
+        let repository = KeyedRepository<String, String>(fetchIfChanged: { key, _ in try await loader.load(key) })
+        try await repository.save("cached", for: "a")
+        let model = CachedContentLoader(repository: repository)
+        let recorder = StateRecorder(model)
+        _ = await model.refresh("a").settled()
+        #expect(model.isRefreshing)
+        loader.complete(try await loader.call(0), returning: .notModified(Validators(entityTag: "\"1\"")))
+        await repository.fetchSettled("a")
+        // NB: a later write follows the confirmation in the read's stream, so once its state
+        // arrives the confirmation has been handled.
+        try await repository.save("edited", for: "a")
+        #expect(try await recorder.states(count: 3) == [.unloaded, .success("cached"), .success("edited")])
+        #expect(!model.isRefreshing)
+    }
+
     @Test func aSaveElsewhereReachesTheModelAndEndsTheRefreshingIndicator() async throws {
         let loader = ControlledLoader<String, String>()
         let repository = KeyedRepository<String, String>(fetch: loader.load)

@@ -34,14 +34,22 @@ public struct CachedValue<Value: Sendable>: Sendable {
     /// follows (a ``CachePolicy/returnCacheThenLoad`` read's cached value, a stale value being
     /// revalidated). A screen keeps showing the value and says it is refreshing.
     public let isRefreshing: Bool
+    /// Whether a fetch found this value unchanged (the server answered `304 Not Modified`, or
+    /// sent an equal value): nothing new was written, and its age starts again. The read that
+    /// gets it had shown it already, said it was refreshing, or was waiting for the fetch.
+    public let isUnchanged: Bool
 
     /// Creates a delivered value.
-    public init(value: Value, origin: CacheOrigin, age: Duration, isStale: Bool, isRefreshing: Bool = false) {
+    public init(
+        value: Value, origin: CacheOrigin, age: Duration, isStale: Bool, isRefreshing: Bool = false,
+        isUnchanged: Bool = false
+    ) {
         self.value = value
         self.origin = origin
         self.age = age
         self.isStale = isStale
         self.isRefreshing = isRefreshing
+        self.isUnchanged = isUnchanged
     }
 }
 

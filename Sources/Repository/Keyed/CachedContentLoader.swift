@@ -76,6 +76,7 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
         let read = currentRead
         let steps = repository.steps(for: key, policy: policy)
         return .deferringLoading { [weak self] send, showLoading in
+            var shown = false
             for await step in steps {
                 switch step {
                 case .fetchingWithoutValue:
@@ -83,6 +84,9 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
                 case .event(.value(let cached)):
                     // NB: `isRefreshing` changes before the value it goes with reaches the state.
                     await self?.setRefreshing(cached.isRefreshing, for: read)
+                    // NB: a value a fetch found unchanged (a 304) is the one shown: not sent again.
+                    if cached.isUnchanged && shown { continue }
+                    shown = true
                     await send(.value(cached.value))
                 case .event(.error(let error)):
                     await self?.setRefreshing(false, for: read)

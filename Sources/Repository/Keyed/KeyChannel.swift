@@ -10,7 +10,7 @@ final class KeyChannel<Value: Sendable>: Sendable {
         case value(Value, origin: CacheOrigin, writtenAt: Date, version: UInt64)
         case removed(version: UInt64)
         /// A fetch found the value unchanged: its age starts again at `writtenAt`.
-        case confirmed(writtenAt: Date, version: UInt64)
+        case confirmed(Value, writtenAt: Date, version: UInt64)
         case failure(any Error)
     }
 

@@ -57,10 +57,10 @@ extension KeyedRepository {
         var lastVersion: UInt64 = 0
         /// Whether a value was given.
         var hasShown = false
-        /// The last value given, while it said a fetch was on the way (a fetch that finds it
-        /// unchanged gives it again). Not kept otherwise: a reader holding every list it was
-        /// given would make each element save copy the list (see `save(element:)`).
-        var shownWhileRefreshing: Hit?
+        /// Whether the last value given said a fetch was on the way.
+        var isRefreshing = false
+        /// Whether the read started a fetch with nothing to show, and waits for it.
+        var awaitsFetch = false
         /// A network-first read's answer to a failed fetch: what the tiers held (`.some(nil)`:
         /// nothing), until a failure or a newer value arrives.
         var fallback: Hit??
@@ -73,7 +73,10 @@ extension KeyedRepository {
             -> Task<Void, Never>?
         {
             let fetching = await serve(key, policy: policy)
-            if fetching != nil, !hasShown { announce?() }
+            if fetching != nil, !hasShown {
+                awaitsFetch = true
+                announce?()
+            }
             return fetching
         }
 
@@ -108,12 +111,14 @@ extension KeyedRepository {
         /// Yields `hit` unless a later write was already given. `refreshing`: this read has a
         /// fetch on the way (a write delivered to every reader never says so: a fetch that
         /// started before a save cannot overwrite it).
-        mutating func deliver(_ hit: Hit, refreshing: Bool = false) {
+        mutating func deliver(_ hit: Hit, refreshing: Bool = false, unchanged: Bool = false) {
             guard hit.version > lastVersion else { return }
             lastVersion = hit.version
             hasShown = true
-            shownWhileRefreshing = refreshing ? hit : nil
-            yield(.value(repository.cachedValue(of: hit, for: key, refreshing: refreshing, at: repository.now())))
+            isRefreshing = refreshing
+            let cached = repository.cachedValue(
+                of: hit, for: key, refreshing: refreshing, unchanged: unchanged, at: repository.now())
+            yield(.value(cached))
         }
 
         /// Yields a write or failure that every reader of the key receives.
@@ -127,16 +132,16 @@ extension KeyedRepository {
                 lastVersion = version
                 if fallback != nil { fallback = .some(nil) }
                 yield(.noValue)
-            case .confirmed(let writtenAt, let version):
+            case .confirmed(let value, let writtenAt, let version):
                 // NB: a fetch that found the value unchanged gives it again only to a read
-                // that said a fetch was on the way, or that waits for it (network first).
-                let waiting = shownWhileRefreshing ?? (hasShown ? nil : fallback ?? nil)
+                // that said a fetch was on the way, or that waits for it (nothing shown yet).
+                let waiting = isRefreshing || (!hasShown && (awaitsFetch || fallback != nil))
                 fallback = nil
-                guard let waiting else {
+                guard waiting else {
                     lastVersion = max(lastVersion, version)
                     return
                 }
-                deliver(Hit(value: waiting.value, writtenAt: writtenAt, version: version, origin: .remote))
+                deliver(Hit(value: value, writtenAt: writtenAt, version: version, origin: .remote), unchanged: true)
             case .failure(let error):
                 yield(.error(error))
                 guard let answer = fallback else { return }

@@ -1,3 +1,4 @@
+import ContentLoading
 import Foundation
 
 extension KeyedRepository {
@@ -7,6 +8,7 @@ extension KeyedRepository {
         let writtenAt: Date
         let version: UInt64
         let origin: CacheOrigin
+        var validators: Validators = .none
     }
 
     /// What the tiers hold for `key`: memory first, then the persistent tier (a hit there is
@@ -19,7 +21,10 @@ extension KeyedRepository {
                 await discard(key)
                 return (nil, nil)
             }
-            return (Hit(value: entry.value, writtenAt: entry.writtenAt, version: entry.version, origin: .memory), nil)
+            let hit = Hit(
+                value: entry.value, writtenAt: entry.writtenAt, version: entry.version, origin: .memory,
+                validators: entry.validators)
+            return (hit, nil)
         }
         guard let tier else { return (nil, nil) }
         let stored: PersistedEntry<Value>?
@@ -33,20 +38,31 @@ extension KeyedRepository {
             await discard(key)
             return (nil, nil)
         }
-        memory.store(.init(value: stored.value, writtenAt: stored.writtenAt, version: stored.version), for: key)
-        return (Hit(value: stored.value, writtenAt: stored.writtenAt, version: stored.version, origin: .disk), nil)
+        memory.store(
+            .init(
+                value: stored.value, writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators
+            ),
+            for: key)
+        let hit = Hit(
+            value: stored.value, writtenAt: stored.writtenAt, version: stored.version, origin: .disk,
+            validators: stored.validators)
+        return (hit, nil)
     }
 
-    /// Writes `value` through the tiers at `version` and delivers it to every reader of `key`.
+    /// Writes `value` through the tiers at `version`, with the validators its fetch got (none
+    /// for a save), and delivers it to every reader of `key`.
     ///
     /// - Throws: The persistent tier's error when its write fails (also delivered to the
     ///   readers); memory and the readers have the value all the same.
-    func writeThrough(_ value: Value, for key: Key, in channel: KeyChannel<Value>, version: UInt64, origin: CacheOrigin)
-        async throws
-    {
+    func writeThrough(
+        _ value: Value, for key: Key, in channel: KeyChannel<Value>, version: UInt64, origin: CacheOrigin,
+        validators: Validators = .none
+    ) async throws {
         let writtenAt = now()
-        memory.store(.init(value: value, writtenAt: writtenAt, version: version), for: key)
-        try await deliver(value, for: key, in: channel, version: version, writtenAt: writtenAt, origin: origin)
+        memory.store(.init(value: value, writtenAt: writtenAt, version: version, validators: validators), for: key)
+        try await deliver(
+            value, for: key, in: channel, version: version, writtenAt: writtenAt, origin: origin, validators: validators
+        )
     }
 
     /// Delivers `value`, already in the memory tier at `version`, to every reader of `key`
@@ -55,29 +71,33 @@ extension KeyedRepository {
     /// - Throws: The persistent tier's error when its write fails (also delivered to the readers).
     func deliver(
         _ value: Value, for key: Key, in channel: KeyChannel<Value>, version: UInt64, writtenAt: Date,
-        origin: CacheOrigin
+        origin: CacheOrigin, validators: Validators = .none
     ) async throws {
         if remembersLastWrite { channel.lastWritten.withLock { $0 = value } }
         channel.readers.send(.value(value, origin: origin, writtenAt: writtenAt, version: version))
         guard let tier else { return }
         do {
-            try await tier.write(value, for: key, version: version, writtenAt: writtenAt)
+            try await tier.write(value, for: key, version: version, writtenAt: writtenAt, validators: validators)
         } catch {
             channel.readers.send(.failure(error))
             throw error
         }
     }
 
-    /// Records that a fetch found `current` unchanged: its age starts again on every tier, and
-    /// readers waiting for the fetch hear that it is over (no new value is delivered).
-    func confirm(_ current: Hit, for key: Key, in channel: KeyChannel<Value>, version: UInt64) async throws {
+    /// Records that a fetch found `current` unchanged (an equal value, or a 304 with
+    /// `validators`): its age starts again on every tier, and readers waiting for the fetch get
+    /// it, marked unchanged (no new value is written or delivered to the others).
+    func confirm(
+        _ current: Hit, for key: Key, in channel: KeyChannel<Value>, version: UInt64, validators: Validators
+    ) async throws {
         let writtenAt = now()
-        memory.store(.init(value: current.value, writtenAt: writtenAt, version: version), for: key)
+        memory.store(
+            .init(value: current.value, writtenAt: writtenAt, version: version, validators: validators), for: key)
         if remembersLastWrite { channel.lastWritten.withLock { $0 = current.value } }
-        channel.readers.send(.confirmed(writtenAt: writtenAt, version: version))
+        channel.readers.send(.confirmed(current.value, writtenAt: writtenAt, version: version))
         guard let tier else { return }
         do {
-            try await tier.confirm(key, writtenAt: writtenAt, version: version)
+            try await tier.confirm(key, writtenAt: writtenAt, version: version, validators: validators)
         } catch {
             channel.readers.send(.failure(error))
             throw error
@@ -85,11 +105,14 @@ extension KeyedRepository {
     }
 
     /// `hit` as a read of `key` gives it at `date`: its age and whether it is stale.
-    /// `refreshing`: the read has a fetch on the way.
-    func cachedValue(of hit: Hit, for key: Key, refreshing: Bool, at date: Date) -> CachedValue<Value> {
+    /// `refreshing`: the read has a fetch on the way; `unchanged`: a fetch found it unchanged.
+    func cachedValue(of hit: Hit, for key: Key, refreshing: Bool, unchanged: Bool = false, at date: Date)
+        -> CachedValue<Value>
+    {
         CachedValue(
             value: hit.value, origin: hit.origin, age: age(of: hit.writtenAt, at: date),
-            isStale: isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: date), isRefreshing: refreshing)
+            isStale: isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: date), isRefreshing: refreshing,
+            isUnchanged: unchanged)
     }
 
     /// The age of a value written at `writtenAt`, at `date`.

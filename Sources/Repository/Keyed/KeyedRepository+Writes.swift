@@ -1,3 +1,4 @@
+import ContentLoading
 import Foundation
 
 extension KeyedRepository {
@@ -74,11 +75,13 @@ extension KeyedRepository {
     /// Fetches `key`, or joins its fetch in flight, and writes the result through the tiers
     /// to every reader. With `seen`, does nothing when a write of `key` came after that version
     /// (a reader's miss that another fetch has filled since); with `skippingFresh`, does
-    /// nothing while the cached value is fresh.
+    /// nothing while the cached value is fresh. The fetch sends the validators stored with the
+    /// value, and is tried again as the retry policy says.
     ///
     /// - Returns: ``SyncOutcome/updated`` when the value was written; ``SyncOutcome/notModified``
-    ///   when it equalled the stored one (its age starts again) or a save since the fetch
-    ///   started kept its own value; ``SyncOutcome/skipped`` when nothing was fetched.
+    ///   when the fetch found it unchanged (a 304, or an equal value: its age starts again) or
+    ///   a save since the fetch started kept its own value; ``SyncOutcome/skipped`` when nothing
+    ///   was fetched.
     @discardableResult
     func sync(
         _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
@@ -91,9 +94,10 @@ extension KeyedRepository {
             {
                 return .skipped
             }
-            let value: Value
+            let result: FetchResult<Value>
             do {
-                value = try await fetch(key)
+                let validators = await storedValidators(of: key)
+                result = try await retry.run { try await fetch(key, validators) }
             } catch {
                 if !(error is CancellationError) { channel.readers.send(.failure(error)) }
                 throw error
@@ -102,14 +106,47 @@ extension KeyedRepository {
                 let version = nextVersion()
                 // NB: writes win: a save or removal since the fetch started keeps its value.
                 guard channel.claim(version, ifUnwrittenSince: started) else { return .notModified }
-                if let isUnchanged, let current = await lookUp(key).hit, isUnchanged(current.value, value) {
-                    try await confirm(current, for: key, in: channel, version: version)
-                    return .notModified
-                }
-                try await writeThrough(value, for: key, in: channel, version: version, origin: .remote)
-                return .updated
+                return try await write(result, for: key, in: channel, version: version)
             }
         }
+    }
+
+    /// Writes what a fetch of `key` found, at `version`: a new value through the tiers, or a
+    /// confirmation of the cached one (a 304, or an equal value).
+    private func write(_ result: FetchResult<Value>, for key: Key, in channel: KeyChannel<Value>, version: UInt64)
+        async throws -> SyncOutcome
+    {
+        switch result {
+        case .notModified(let validators):
+            guard let current = await lookUp(key).hit else {
+                // NB: nothing is cached, so nothing holds the validators: the next fetch is full.
+                let error = UnexpectedNotModified(key: key.persistentKey)
+                channel.readers.send(.failure(error))
+                throw error
+            }
+            try await confirm(current, for: key, in: channel, version: version, validators: validators)
+            return .notModified
+        case .modified(let value, let validators):
+            if let isUnchanged, let current = await lookUp(key).hit, isUnchanged(current.value, value) {
+                try await confirm(current, for: key, in: channel, version: version, validators: validators)
+                return .notModified
+            }
+            try await writeThrough(
+                value, for: key, in: channel, version: version, origin: .remote, validators: validators)
+            return .updated
+        }
+    }
+
+    /// The validators stored with the value of `key`: from memory, else from the persistent
+    /// tier without reading the value; none when nothing is stored, it cannot be read or it
+    /// has expired (a 304 could not bring it back).
+    private func storedValidators(of key: Key) async -> Validators {
+        let date = now()
+        if let entry = memory.entry(for: key) { return isExpired(entry.writtenAt, at: date) ? .none : entry.validators }
+        guard let stored = try? await tier?.validators(for: key), !isExpired(stored.writtenAt, at: date) else {
+            return .none
+        }
+        return stored.validators
     }
 
     /// Fetches `key` in the background; its result or error reaches the readers.

@@ -1,3 +1,4 @@
+import ContentLoading
 import ContentLoadingSupport
 import Foundation
 
@@ -38,7 +39,11 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     /// Whether each key's last write is kept beside the tiers: a repository over a
     /// ``LocalStore`` (no memory tier) needs it to tell its own writes from others' in the store.
     let remembersLastWrite: Bool
-    let fetch: @Sendable (Key) async throws -> Value
+    /// Fetches the value of a key, given the validators of the value held (none when there is
+    /// none): a new value, or "not modified".
+    let fetch: @Sendable (Key, Validators) async throws -> FetchResult<Value>
+    /// How a failed fetch is tried again.
+    let retry: RetryPolicy
     @usableFromInline let now: @Sendable () -> Date
     private let channels = Locked<[Key: (channel: KeyChannel<Value>, users: Int)]>([:])
     private let lastVersion = Locked(UInt64(0))
@@ -54,9 +59,11 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         now: @escaping @Sendable () -> Date,
         isUnchanged: (@Sendable (Value, Value) -> Bool)? = nil,
         remembersLastWrite: Bool = false,
-        fetch: @escaping @Sendable (Key) async throws -> Value
+        retry: RetryPolicy = .never,
+        fetch: @escaping @Sendable (Key, Validators) async throws -> FetchResult<Value>
     ) {
         self.remembersLastWrite = remembersLastWrite
+        self.retry = retry
         self.memory = memory
         self.tier = tier
         self.disk = disk
@@ -152,17 +159,19 @@ extension KeyedRepository where Value: Codable & Equatable {
     ///   - ages: When values become stale and expire. Defaults to ``CacheAges/default``.
     ///   - now: The wall clock (write times are stored on disk, so they outlive the process).
     ///     Inject a test clock to move time by hand.
+    ///   - retry: How a failed fetch is tried again. Defaults to ``RetryPolicy/never``.
     ///   - fetch: Fetches the value for a key. It runs once at a time per key.
     public convenience init(
         memory: MemoryCache<Key, Value> = MemoryCache(countLimit: 100),
         disk: DiskCache? = nil,
         ages: CacheAges = .default,
         now: @escaping @Sendable () -> Date = { Date() },
+        retry: RetryPolicy = .never,
         fetch: @escaping @Sendable (Key) async throws -> Value
     ) {
         self.init(
-            memory: memory, tier: disk.map { DiskTier<Key, Value>(cache: $0) }, disk: disk, ages: ages, now: now,
-            isUnchanged: { $0 == $1 }, fetch: fetch)
+            memory: memory, disk: disk, ages: ages, now: now, retry: retry,
+            fetchIfChanged: { key, _ in .modified(try await fetch(key), .none) })
     }
 }
 
@@ -175,16 +184,18 @@ extension KeyedRepository where Value: Codable {
     ///   - ages: When values become stale and expire. Defaults to ``CacheAges/default``.
     ///   - now: The wall clock (write times are stored on disk, so they outlive the process).
     ///     Inject a test clock to move time by hand.
+    ///   - retry: How a failed fetch is tried again. Defaults to ``RetryPolicy/never``.
     ///   - fetch: Fetches the value for a key. It runs once at a time per key.
     public convenience init(
         memory: MemoryCache<Key, Value> = MemoryCache(countLimit: 100),
         disk: DiskCache? = nil,
         ages: CacheAges = .default,
         now: @escaping @Sendable () -> Date = { Date() },
+        retry: RetryPolicy = .never,
         fetch: @escaping @Sendable (Key) async throws -> Value
     ) {
         self.init(
-            memory: memory, tier: disk.map { DiskTier<Key, Value>(cache: $0) }, disk: disk, ages: ages, now: now,
-            fetch: fetch)
+            memory: memory, disk: disk, ages: ages, now: now, retry: retry,
+            fetchIfChanged: { key, _ in .modified(try await fetch(key), .none) })
     }
 }

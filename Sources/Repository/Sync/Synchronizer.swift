@@ -46,7 +46,8 @@ public final class Synchronizer<Element: Sendable & Identifiable & Equatable>: S
         // so a write made to it directly is never hidden behind an older copy.
         keyed = KeyedRepository(
             memory: MemoryCache(countLimit: 1, costLimit: 0), tier: StoreTier(store: store), ages: freshness.ages,
-            now: now, isUnchanged: { $0 == $1 }, remembersLastWrite: true, fetch: { _ in try await fetch() })
+            now: now, isUnchanged: { $0 == $1 }, remembersLastWrite: true,
+            fetch: { _, _ in .modified(try await fetch(), .none) })
     }
 
     /// Syncs, or joins the sync in flight.

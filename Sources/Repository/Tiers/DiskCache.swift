@@ -1,3 +1,4 @@
+import ContentLoading
 import Foundation
 
 #if canImport(SQLite3)
@@ -22,6 +23,7 @@ public actor DiskCache {
         let data: Data
         let writtenAt: Date
         let version: UInt64
+        let validators: Validators
     }
 
     /// The database file's path.
@@ -50,7 +52,12 @@ public actor DiskCache {
             accessed_at REAL NOT NULL
         );
         CREATE INDEX content_loading_cache_by_access ON content_loading_cache (accessed_at)
+        """,
+        // 2: the validators a fetch got with each value (HTTP ETag and Last-Modified).
         """
+        ALTER TABLE content_loading_cache ADD COLUMN entity_tag TEXT;
+        ALTER TABLE content_loading_cache ADD COLUMN last_modified TEXT
+        """,
     ]
 
     /// Opens (or creates) the disk tier at `location`.
@@ -85,8 +92,8 @@ public actor DiskCache {
     /// there is none.
     func entry(for key: String, now: Date) throws -> Entry? {
         let select = try database.prepare(
-            "SELECT value, written_at, version FROM content_loading_cache WHERE key = ?", operation: "read the cache in"
-        )
+            "SELECT value, written_at, version, entity_tag, last_modified FROM content_loading_cache WHERE key = ?",
+            operation: "read the cache in")
         try select.bind(key, at: 1)
         guard try select.step(), let data = select.data(at: 0), let written = select.optionalDouble(at: 1) else {
             return nil
@@ -95,7 +102,20 @@ public actor DiskCache {
         // recency matters: eviction), so a read is one SELECT and never a write transaction.
         pendingReads[key] = now.timeIntervalSince1970
         return Entry(
-            data: data, writtenAt: Date(timeIntervalSince1970: written), version: UInt64(max(0, select.int(at: 2))))
+            data: data, writtenAt: Date(timeIntervalSince1970: written), version: UInt64(max(0, select.int(at: 2))),
+            validators: Validators(entityTag: select.text(at: 3), lastModified: select.text(at: 4)))
+    }
+
+    /// The validators stored with the entry for `key` and its write time (its value is not
+    /// read); `nil` when there is no entry.
+    func validators(for key: String) throws -> (validators: Validators, writtenAt: Date)? {
+        let select = try database.prepare(
+            "SELECT entity_tag, last_modified, written_at FROM content_loading_cache WHERE key = ?",
+            operation: "read the cache in")
+        try select.bind(key, at: 1)
+        guard try select.step() else { return nil }
+        let validators = Validators(entityTag: select.text(at: 0), lastModified: select.text(at: 1))
+        return (validators, Date(timeIntervalSince1970: select.optionalDouble(at: 2) ?? 0))
     }
 
     /// Writes the read times kept since the last write; inside a write's transaction.
@@ -115,7 +135,7 @@ public actor DiskCache {
 
     /// Writes `data` for `key` unless a later version is stored, then evicts the least recently
     /// read entries while the total is over ``byteLimit``. One transaction.
-    func write(_ data: Data, for key: String, version: UInt64, writtenAt: Date) throws {
+    func write(_ data: Data, for key: String, version: UInt64, writtenAt: Date, validators: Validators) throws {
         try writeFault?(key)
         try keepingTotalOnFailure {
             try database.transaction(operation: "write the cache in") {
@@ -130,7 +150,8 @@ public actor DiskCache {
                 let insert = try database.prepare(
                     """
                     INSERT OR REPLACE INTO content_loading_cache
-                        (key, format, version, value, size, written_at, accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                        (key, format, version, value, size, written_at, accessed_at, entity_tag, last_modified)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, operation: "write the cache in")
                 try insert.bind(key, at: 1)
                 try insert.bind(formatVersion, at: 2)
@@ -139,6 +160,8 @@ public actor DiskCache {
                 try insert.bind(data.count, at: 5)
                 try insert.bind(writtenAt.timeIntervalSince1970, at: 6)
                 try insert.bind(writtenAt.timeIntervalSince1970, at: 7)
+                try insert.bind(validators.entityTag, at: 8)
+                try insert.bind(validators.lastModified, at: 9)
                 try insert.step()
                 totalBytes += data.count - replaced
                 pendingReads[key] = nil
@@ -148,17 +171,21 @@ public actor DiskCache {
         }
     }
 
-    /// Sets the write time and version of the entry for `key` (a fetch found its value
-    /// unchanged), unless a later version is stored.
-    func confirm(_ key: String, version: UInt64, writtenAt: Date) throws {
+    /// Sets the write time, version and validators of the entry for `key` (a fetch found its
+    /// value unchanged), unless a later version is stored.
+    func confirm(_ key: String, version: UInt64, writtenAt: Date, validators: Validators) throws {
         try writeFault?(key)
         let update = try database.prepare(
-            "UPDATE content_loading_cache SET written_at = ?, version = ? WHERE key = ? AND version <= ?",
-            operation: "write the cache in")
+            """
+            UPDATE content_loading_cache SET written_at = ?, version = ?, entity_tag = ?, last_modified = ?
+                WHERE key = ? AND version <= ?
+            """, operation: "write the cache in")
         try update.bind(writtenAt.timeIntervalSince1970, at: 1)
         try update.bind(Int(clamping: version), at: 2)
-        try update.bind(key, at: 3)
-        try update.bind(Int(clamping: version), at: 4)
+        try update.bind(validators.entityTag, at: 3)
+        try update.bind(validators.lastModified, at: 4)
+        try update.bind(key, at: 5)
+        try update.bind(Int(clamping: version), at: 6)
         try update.step()
     }
 

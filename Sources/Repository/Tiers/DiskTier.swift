@@ -1,3 +1,4 @@
+import ContentLoading
 import Foundation
 
 /// The disk tier of a ``KeyedRepository``: its values as JSON in a ``DiskCache``, under the
@@ -16,7 +17,8 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         guard let stored else { return nil }
         do {
             let value = try JSONDecoder().decode(Value.self, from: stored.data)
-            return PersistedEntry(value: value, writtenAt: stored.writtenAt, version: stored.version)
+            return PersistedEntry(
+                value: value, writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators)
         } catch {
             // NB: a row that does not decode is a miss from now on; other keys are untouched.
             try? await cache.remove(key.persistentKey)
@@ -24,18 +26,27 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         }
     }
 
-    func write(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async throws {
+    func validators(for key: Key) async throws -> (validators: Validators, writtenAt: Date)? {
+        do {
+            return try await cache.validators(for: key.persistentKey)
+        } catch {
+            throw failure("read", key, error)
+        }
+    }
+
+    func write(_ value: Value, for key: Key, version: UInt64, writtenAt: Date, validators: Validators) async throws {
         do {
             let data = try JSONEncoder().encode(value)
-            try await cache.write(data, for: key.persistentKey, version: version, writtenAt: writtenAt)
+            try await cache.write(
+                data, for: key.persistentKey, version: version, writtenAt: writtenAt, validators: validators)
         } catch {
             throw failure("write", key, error)
         }
     }
 
-    func confirm(_ key: Key, writtenAt: Date, version: UInt64) async throws {
+    func confirm(_ key: Key, writtenAt: Date, version: UInt64, validators: Validators) async throws {
         do {
-            try await cache.confirm(key.persistentKey, version: version, writtenAt: writtenAt)
+            try await cache.confirm(key.persistentKey, version: version, writtenAt: writtenAt, validators: validators)
         } catch {
             throw failure("write", key, error)
         }

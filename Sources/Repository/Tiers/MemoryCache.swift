@@ -1,3 +1,4 @@
+import ContentLoading
 import ContentLoadingSupport
 import Foundation
 
@@ -16,6 +17,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         public internal(set) var writtenAt: Date
         /// The repository's version of the write (a later write has a larger one).
         @usableFromInline var version: UInt64
+        /// The validators the fetch of the value got (none for a save).
+        public internal(set) var validators: Validators = .none
     }
 
     /// The most entries kept.
@@ -72,6 +75,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
                 guard entry.version < version, edit(&entry.value) else { return nil }
                 entry.version = version
                 entry.writtenAt = writtenAt
+                // NB: an edited value is no longer the server's: the next fetch is a full one.
+                entry.validators = .none
                 return entry.value
             }
         }

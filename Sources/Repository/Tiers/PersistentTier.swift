@@ -1,3 +1,4 @@
+import ContentLoading
 import Foundation
 
 /// The tier behind a ``KeyedRepository``'s memory tier, the one that outlives the process:
@@ -16,20 +17,26 @@ protocol PersistentTier<Key, Value>: Sendable {
     ///   is removed before the error is thrown, so the next read is a plain miss.
     func entry(for key: Key, now: Date) async throws -> PersistedEntry<Value>?
 
-    /// Stores `value` for `key` in one transaction, unless a later version is stored.
-    func write(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async throws
+    /// The validators stored with the value of `key` and its write time, without reading the
+    /// value; `nil` when there is none (or the tier keeps no validators).
+    func validators(for key: Key) async throws -> (validators: Validators, writtenAt: Date)?
 
-    /// Records that a fetch found the stored value of `key` unchanged at `writtenAt`: its age
-    /// starts again, nothing else changes.
-    func confirm(_ key: Key, writtenAt: Date, version: UInt64) async throws
+    /// Stores `value` for `key` with the validators its fetch got, in one transaction, unless a
+    /// later version is stored.
+    func write(_ value: Value, for key: Key, version: UInt64, writtenAt: Date, validators: Validators) async throws
+
+    /// Records that a fetch found the stored value of `key` unchanged at `writtenAt`, with
+    /// `validators`: its age starts again, the value stays.
+    func confirm(_ key: Key, writtenAt: Date, version: UInt64, validators: Validators) async throws
 
     /// Removes the value of `key`.
     func remove(_ key: Key) async throws
 }
 
-/// A value a ``PersistentTier`` holds, with its write time and version.
+/// A value a ``PersistentTier`` holds, with its write time, version and validators.
 struct PersistedEntry<Value: Sendable>: Sendable {
     let value: Value
     let writtenAt: Date
     let version: UInt64
+    var validators: Validators = .none
 }

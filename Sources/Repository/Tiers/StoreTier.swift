@@ -1,3 +1,4 @@
+import ContentLoading
 import Foundation
 
 /// The one key of a repository whose persistent tier is a ``LocalStore``: the store's whole
@@ -22,13 +23,18 @@ struct StoreTier<Element: Sendable & Identifiable & Equatable>: PersistentTier w
         return PersistedEntry(value: elements, writtenAt: syncedAt, version: 1)
     }
 
+    /// A store keeps no validators: every sync of the single source of truth is a full fetch.
+    func validators(for key: WholeCollection) async throws -> (validators: Validators, writtenAt: Date)? { nil }
+
     /// Makes `value` the whole collection and `writtenAt` the last sync time, in one transaction.
-    func write(_ value: [Element], for key: WholeCollection, version: UInt64, writtenAt: Date) async throws {
+    func write(_ value: [Element], for key: WholeCollection, version: UInt64, writtenAt: Date, validators: Validators)
+        async throws
+    {
         try await store.replaceAll(with: value, syncedAt: writtenAt)
     }
 
     /// Records `writtenAt` as the last sync time.
-    func confirm(_ key: WholeCollection, writtenAt: Date, version: UInt64) async throws {
+    func confirm(_ key: WholeCollection, writtenAt: Date, version: UInt64, validators: Validators) async throws {
         try await store.setLastSyncDate(writtenAt)
     }
 
