@@ -161,8 +161,9 @@ struct DiskCacheTests {
 
     @Test func aOneShotReadOfAnEntryThatFailsToDecodeThrowsNamingFileAndKey() async throws {
         try await repository().save("fine", for: "b")
+        // NB: the value is `{}`, which does not decode as a String.
         try SQLiteDatabase(.file(path: path)).execute(
-            #"INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, X'7B7D', 2, 1000000, 1000000, NULL, NULL)"#)  // "{}"
+            #"INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, X'7B7D', 2, 1000000, 1000000, NULL, NULL)"#)
         let restarted = try repository()
         let error = await #expect(throws: CacheError.self) {
             try await restarted.value(for: "a", policy: .returnCacheDontLoad)
