@@ -44,7 +44,9 @@ let package = Package(
         .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
         .target(
             name: "SellerContactsCommand",
-            dependencies: ["SellerContacts", "ContentLoadingRepository", "ContentLoadingSupport", "ExampleSupport"],
+            dependencies: [
+                "ContentLoading", "SellerContacts", "ContentLoadingRepository", "ContentLoadingSupport", "ExampleSupport",
+            ],
             path: "Examples/SellerContactsCommand"
         ),
         .executableTarget(

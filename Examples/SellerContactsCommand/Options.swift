@@ -17,6 +17,9 @@ public struct Options: Sendable, Equatable {
     public var cachePath: String?
     /// With a cache: whether and when to fetch.
     public var policy: CachePolicy = .returnCacheElseLoad
+    /// How many times a transient failure (a timeout, a lost connection, HTTP 408, 429 or 5xx
+    /// but 501) is tried again.
+    public var retries = 0
     /// Print the help and exit.
     public var showHelp = false
 
@@ -25,7 +28,7 @@ public struct Options: Sendable, Equatable {
 
     /// The help text.
     public static let help = """
-        USAGE: seller-contacts [--url URL] [--timeout SECONDS] [--deadline SECONDS]
+        USAGE: seller-contacts [--url URL] [--timeout SECONDS] [--deadline SECONDS] [--retries N]
                               [--database PATH [--offline]]
                               [--cache PATH [--policy POLICY]]
 
@@ -39,7 +42,9 @@ public struct Options: Sendable, Equatable {
 
         With --cache the contacts are read through a keyed cache (memory, then the
         SQLite file at PATH; the source URL is the key): each value is printed with
-        where it came from (memory, disk, remote) and its age.
+        where it came from (memory, disk, remote) and its age. A fetch sends the ETag
+        stored with the cached value, so a server whose contacts have not changed answers
+        "not modified" and nothing is downloaded again.
 
         OPTIONS:
           --url URL            Load from a file:// or http(s):// URL instead of the
@@ -49,6 +54,11 @@ public struct Options: Sendable, Equatable {
           --deadline SECONDS   Give up on an http(s) URL after this many seconds in
                                all, however steadily data arrives (default: 120;
                                0.001 to 86400).
+          --retries N          Try a failed load again up to N times (0 to 10; default
+                               0), after a timeout, a lost connection or HTTP 408,
+                               429, 500, 502, 503 or 504, waiting longer each time
+                               (at least what a Retry-After asks). Each attempt is
+                               shown.
           --database PATH      Keep the contacts in the SQLite database at PATH
                                (created when missing) and show them from it.
           --offline            With --database: show the stored contacts, no sync.
@@ -92,6 +102,12 @@ public struct Options: Sendable, Equatable {
                 options.timeout = try seconds(after: argument, in: &remaining)
             case "--deadline":
                 options.deadline = try seconds(after: argument, in: &remaining)
+            case "--retries":
+                let value = try value(after: argument, in: &remaining)
+                guard let retries = Int(value), (0...10).contains(retries) else {
+                    throw UsageError(message: "--retries needs a whole number from 0 to 10, got '\(value)'")
+                }
+                options.retries = retries
             case "--database":
                 options.databasePath = try value(after: argument, in: &remaining)
             case "--offline":

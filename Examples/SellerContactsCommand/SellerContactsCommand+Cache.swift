@@ -1,3 +1,4 @@
+import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingSupport
 import ExampleSupport
@@ -9,13 +10,19 @@ extension SellerContactsCommand {
     /// the disk cache at `path` with `policy`, printing each value with its origin and age
     /// until the read has nothing more on the way.
     static func runCached(
-        cache path: String, policy: CachePolicy, source: URL, apiManager: SellerContactsAPIManager, console: Console
+        cache path: String, policy: CachePolicy, source: URL, apiManager: SellerContactsAPIManager,
+        retry: RetryPolicy, console: Console
     ) async -> Int32 {
         console.write("cache: \(path.escapingControlCharacters)\n")
         let repository: KeyedRepository<String, [SellerContacts]>
         do {
-            repository = KeyedRepository(disk: try DiskCache(.file(path: path))) { _ in
-                try await apiManager.sellerContacts().sortedByOrder()
+            // NB: the fetch sends the ETag stored with the cached value; an unchanged server
+            // answers 304 and nothing is downloaded or decoded.
+            repository = KeyedRepository(disk: try DiskCache(.file(path: path)), retry: retry) { _, validators in
+                switch try await apiManager.sellerContacts(ifChangedSince: validators) {
+                case .modified(let contacts, let validators): .modified(contacts.sortedByOrder(), validators)
+                case .notModified(let validators): .notModified(validators)
+                }
             }
         } catch {
             reportError(error, console: console)
@@ -38,8 +45,12 @@ extension SellerContactsCommand {
         for await event in events {
             switch event {
             case .value(let cached):
+                if cached.isUnchanged && shown {
+                    console.write("not modified: the contacts above are current (their age starts again)\n")
+                } else {
+                    print(cached, console: console)
+                }
                 shown = true
-                print(cached, console: console)
                 if !cached.isRefreshing { return 0 }
             case .noValue:
                 console.write("no cached value\n")
@@ -62,15 +73,11 @@ extension SellerContactsCommand {
     /// "value: 3 contacts from disk, 12.5 s old (stale), refreshing", then the table.
     private static func print(_ cached: CachedValue<[SellerContacts]>, console: Console) {
         let count = cached.value.count
-        var line = "value: \(count) contact\(count == 1 ? "" : "s") from \(cached.origin), \(seconds(cached.age)) old"
+        var line = "value: \(count) contact\(count == 1 ? "" : "s") from \(cached.origin), \(spokenSeconds(cached.age)) old"
         if cached.isStale { line += " (stale)" }
+        if cached.isUnchanged { line += ", not modified" }
         if cached.isRefreshing { line += ", refreshing" }
         console.write(line + "\n\n" + ContactsTable.render(cached.value) + "\n")
     }
 
-    /// A duration in seconds with one decimal: "12.5 s".
-    private static func seconds(_ duration: Duration) -> String {
-        let tenths = (Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) * 10
-        return "\(Double(tenths.rounded()) / 10) s"
-    }
 }

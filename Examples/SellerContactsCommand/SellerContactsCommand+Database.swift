@@ -8,12 +8,13 @@ extension SellerContactsCommand {
     /// The offline-first flow: show what the database holds, then sync into it and show the
     /// result; a failed sync is reported while the stored contacts stay shown.
     static func runOfflineFirst(
-        database path: String, apiManager: SellerContactsAPIManager, offline: Bool, console: Console
+        database path: String, apiManager: SellerContactsAPIManager, offline: Bool, retry: RetryPolicy,
+        console: Console
     ) async -> Int32 {
         console.write("database: \(path.escapingControlCharacters)\n")
         let repository: Repository<SellerContacts>
         do {
-            repository = try SellerContactsRepository.sqlite(path: path, apiManager: apiManager)
+            repository = try SellerContactsRepository.sqlite(path: path, apiManager: apiManager, retry: retry)
         } catch {
             reportError(error, console: console)
             return 1

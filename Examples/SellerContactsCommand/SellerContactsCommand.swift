@@ -36,17 +36,36 @@ public enum SellerContactsCommand {
         let client = APIClient(transport: .standard(limits: limits))
         let apiManager = SellerContactsAPIManager(urlStore: urlStore, client: client)
         console.write("source: \(urlStore.sellerContactsURL.redactedForDisplay.escapingControlCharacters)\n")
+        let retry = retryPolicy(retries: options.retries, console: console)
         if let path = options.cachePath {
             return await runCached(
                 cache: path, policy: options.policy, source: urlStore.sellerContactsURL, apiManager: apiManager,
-                console: console)
+                retry: retry, console: console)
         }
         if let path = options.databasePath {
             return await runOfflineFirst(
-                database: path, apiManager: apiManager, offline: options.offline, console: console)
+                database: path, apiManager: apiManager, offline: options.offline, retry: retry, console: console)
         }
-        let loader = SellerContactsLoader(apiManager: apiManager)
+        let loader = SellerContactsLoader(apiManager: apiManager, retry: retry)
         return await report(loader, console: console)
+    }
+
+    /// Up to `retries` more attempts after a transient failure, each shown as it happens:
+    /// "retry: attempt 1 of 3 failed (HTTP 503 from …); trying again in 0.4 s".
+    static func retryPolicy(retries: Int, console: Console) -> RetryPolicy {
+        RetryPolicy(attempts: retries + 1, initialDelay: .milliseconds(500), maximumDelay: .seconds(10), jitter: .equal)
+            .onRetry { retry in
+                let error = String(describing: retry.error).escapingControlCharacters
+                console.write(
+                    "retry: attempt \(retry.attempt) of \(retry.attempts) failed (\(error)); "
+                        + "trying again in \(spokenSeconds(retry.delay))\n")
+            }
+    }
+
+    /// A duration in seconds with one decimal: "12.5 s".
+    nonisolated static func spokenSeconds(_ duration: Duration) -> String {
+        let tenths = (Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) * 10
+        return "\(Double(tenths.rounded()) / 10) s"
     }
 
     /// Refreshes `loader`, prints its transitions until it settles, then the outcome.

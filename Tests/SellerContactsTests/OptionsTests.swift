@@ -20,6 +20,17 @@ import Testing
         #expect(notANumber?.message == "--timeout needs a number of seconds from 0.001 to 86400, got 'nan'")
     }
 
+    @Test(arguments: ["-1", "11", "1.5", "x", ""])
+    func retriesOutsideZeroToTenAreAUsageError(value: String) {
+        let error = #expect(throws: UsageError.self) { try Options.parse(["--retries", value]) }
+        #expect(error?.message == "--retries needs a whole number from 0 to 10, got '\(value)'")
+    }
+
+    @Test func retriesAreKept() throws {
+        #expect(try Options.parse([]).retries == 0)
+        #expect(try Options.parse(["--retries", "10"]).retries == 10)
+    }
+
     @Test(arguments: [("0.001", Duration.milliseconds(1)), ("2.5", .milliseconds(2_500)), ("86400", .seconds(86_400))])
     func secondsInRangeAreKeptToTheMillisecond(value: String, duration: Duration) throws {
         #expect(try Options.parse(["--timeout", value]).timeout == duration)

@@ -33,7 +33,27 @@ public struct SellerContactsAPIManager: Sendable {
     /// - Throws: `APIError` naming the URL and what failed, or `CancellationError`.
     public func sellerContacts() async throws -> [SellerContacts] {
         let url = urlStore.sellerContactsURL
-        let contacts = try await client.fetch([SellerContacts].self, from: url)
+        return try Self.checked(try await client.fetch([SellerContacts].self, from: url), from: url)
+    }
+
+    /// The seller's contacts, unless the copy identified by `validators` is still current
+    /// (an http(s) server that answers `304 Not Modified`; a file is always read whole).
+    ///
+    /// ```swift
+    /// let result = try await api.sellerContacts(ifChangedSince: held.validators)
+    /// ```
+    ///
+    /// - Throws: What ``sellerContacts()`` throws.
+    public func sellerContacts(ifChangedSince validators: Validators) async throws -> FetchResult<[SellerContacts]> {
+        let url = urlStore.sellerContactsURL
+        switch try await client.fetch([SellerContacts].self, from: url, ifChangedSince: validators) {
+        case .modified(let contacts, let validators): return .modified(try Self.checked(contacts, from: url), validators)
+        case .notModified(let validators): return .notModified(validators)
+        }
+    }
+
+    /// `contacts` when no two share an `order`; otherwise a decoding error naming both positions.
+    private static func checked(_ contacts: [SellerContacts], from url: URL) throws -> [SellerContacts] {
         do {
             try DuplicateIDError.check(contacts)
         } catch let duplicate as DuplicateIDError {

@@ -15,9 +15,11 @@ public final class SellerContactsLoader: ContentLoadingViewModel<Void, [SellerCo
     /// - Parameters:
     ///   - apiManager: Where the contacts come from.
     ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
-    public init(apiManager: SellerContactsAPIManager, lifetimeTrigger: LifetimeTrigger? = nil) {
+    ///   - retry: How a failed load is tried again. Defaults to `RetryPolicy.never`.
+    public init(apiManager: SellerContactsAPIManager, lifetimeTrigger: LifetimeTrigger? = nil, retry: RetryPolicy = .never)
+    {
         self.apiManager = apiManager
-        super.init(lifetimeTrigger: lifetimeTrigger)
+        super.init(lifetimeTrigger: lifetimeTrigger, retry: retry)
     }
 
     /// Fetches the contacts and sorts them by `order` (stable for equal orders).

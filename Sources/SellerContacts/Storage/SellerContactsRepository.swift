@@ -1,3 +1,4 @@
+import ContentLoading
 import ContentLoadingRepository
 import Foundation
 
@@ -20,10 +21,11 @@ public enum SellerContactsRepository {
         path: String,
         apiManager: SellerContactsAPIManager,
         freshness: FreshnessPolicy = .always,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        retry: RetryPolicy = .never
     ) throws -> Repository<SellerContacts> {
         let store = try SQLiteStore<SellerContacts>(.file(path: path))
-        return repository(store: store, apiManager: apiManager, freshness: freshness, now: now)
+        return repository(store: store, apiManager: apiManager, freshness: freshness, now: now, retry: retry)
     }
 
     /// A repository over any store (an `InMemoryStore` in tests and previews).
@@ -31,11 +33,12 @@ public enum SellerContactsRepository {
         store: any LocalStore<SellerContacts>,
         apiManager: SellerContactsAPIManager,
         freshness: FreshnessPolicy = .always,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        retry: RetryPolicy = .never
     ) -> Repository<SellerContacts> {
         Repository(
             synchronizer: Synchronizer(store: store, freshness: freshness, now: now) {
-                try await apiManager.sellerContacts().sortedByOrder()
+                try await retry.run { try await apiManager.sellerContacts().sortedByOrder() }
             })
     }
 }
