@@ -73,7 +73,8 @@ extension SellerContactsCommand {
     /// "value: 3 contacts from disk, 12.5 s old (stale), refreshing", then the table.
     private static func print(_ cached: CachedValue<[SellerContacts]>, console: Console) {
         let count = cached.value.count
-        var line = "value: \(count) contact\(count == 1 ? "" : "s") from \(cached.origin), \(spokenSeconds(cached.age)) old"
+        var line =
+            "value: \(count) contact\(count == 1 ? "" : "s") from \(cached.origin), \(spokenSeconds(cached.age)) old"
         if cached.isStale { line += " (stale)" }
         if cached.isUnchanged { line += ", not modified" }
         if cached.isRefreshing { line += ", refreshing" }

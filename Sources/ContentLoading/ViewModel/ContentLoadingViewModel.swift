@@ -36,7 +36,7 @@ import Observation
 /// ## Lifetime of the model
 /// Releasing the model cancels its running load and finishes its streams. Its load task
 /// holds the model only weakly, so a model whose ``producer(for:)`` captures what it needs
-/// rather than `self` (or one made with ``init(refreshPolicy:lifetimeTrigger:initialInput:clock:load:)``)
+/// rather than `self` (or one made with ``init(refreshPolicy:lifetimeTrigger:initialInput:clock:retry:load:)``)
 /// deinitialises even while a load is in flight. An overridden ``load(_:)`` is a method call
 /// on the model, and like every method call it keeps the model alive until it returns; its
 /// result is then discarded.

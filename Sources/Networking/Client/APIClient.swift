@@ -47,7 +47,7 @@ public struct APIClient: Sendable {
     /// current, and decodes it as `type`.
     ///
     /// With validators, an HTTP transport asks the server to answer `304 Not Modified` when the
-    /// resource has not changed: that is ``FetchResult/notModified(_:)``, and nothing is
+    /// resource has not changed: that is `FetchResult.notModified(_:)`, and nothing is
     /// decoded. Otherwise the value comes with the response's validators (none from a file).
     ///
     /// ```swift

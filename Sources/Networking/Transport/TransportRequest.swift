@@ -8,7 +8,7 @@ public struct TransportRequest: Sendable, Hashable {
     public var url: URL
     /// The validators of the caller's copy, sent as `If-None-Match` and `If-Modified-Since`
     /// by an HTTP transport (a server whose resource has not changed answers 304); ignored by
-    /// transports without validators. ``Validators/none`` for an unconditional load.
+    /// transports without validators. `Validators.none` for an unconditional load.
     public var validators: Validators
 
     /// Creates a request.

@@ -14,7 +14,11 @@ public struct TransportResponse: Sendable, Hashable {
 
     /// Creates a response.
     ///
-    /// - Parameter headers: The response headers; their names are lowercased.
+    /// - Parameters:
+    ///   - url: The URL that was loaded.
+    ///   - statusCode: The HTTP status code; `nil` for a transport without one.
+    ///   - headers: The response headers; their names are lowercased.
+    ///   - body: The body.
     public init(url: URL, statusCode: Int? = nil, headers: [String: String] = [:], body: Data) {
         self.url = url
         self.statusCode = statusCode

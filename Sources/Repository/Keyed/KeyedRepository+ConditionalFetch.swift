@@ -2,9 +2,9 @@ import ContentLoading
 import Foundation
 
 extension KeyedRepository where Value: Codable & Equatable {
-    /// Creates a repository whose fetches are conditional: each gets the ``Validators`` stored
+    /// Creates a repository whose fetches are conditional: each gets the `Validators` stored
     /// with the cached value (HTTP `ETag` and `Last-Modified`) and answers
-    /// ``FetchResult/notModified(_:)`` when the server says the value has not changed (304).
+    /// `FetchResult.notModified(_:)` when the server says the value has not changed (304).
     /// A value fetched in full is still compared with the cached one.
     ///
     /// The validators are stored with each value, in memory and on disk (so they survive a
@@ -25,7 +25,7 @@ extension KeyedRepository where Value: Codable & Equatable {
     ///   - disk: The disk tier; `nil` for memory only.
     ///   - ages: When values become stale and expire. Defaults to ``CacheAges/default``.
     ///   - now: The wall clock. Inject a test clock to move time by hand.
-    ///   - retry: How a failed fetch is tried again. Defaults to ``RetryPolicy/never``.
+    ///   - retry: How a failed fetch is tried again. Defaults to `RetryPolicy.never`.
     ///   - fetchIfChanged: Fetches the value for a key unless the one held, identified by the
     ///     validators, is current. It runs once at a time per key.
     public convenience init(
@@ -51,7 +51,7 @@ extension KeyedRepository where Value: Codable {
     ///   - disk: The disk tier; `nil` for memory only.
     ///   - ages: When values become stale and expire. Defaults to ``CacheAges/default``.
     ///   - now: The wall clock. Inject a test clock to move time by hand.
-    ///   - retry: How a failed fetch is tried again. Defaults to ``RetryPolicy/never``.
+    ///   - retry: How a failed fetch is tried again. Defaults to `RetryPolicy.never`.
     ///   - fetchIfChanged: Fetches the value for a key unless the one held, identified by the
     ///     validators, is current. It runs once at a time per key.
     public convenience init(

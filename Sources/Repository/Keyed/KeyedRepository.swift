@@ -159,7 +159,7 @@ extension KeyedRepository where Value: Codable & Equatable {
     ///   - ages: When values become stale and expire. Defaults to ``CacheAges/default``.
     ///   - now: The wall clock (write times are stored on disk, so they outlive the process).
     ///     Inject a test clock to move time by hand.
-    ///   - retry: How a failed fetch is tried again. Defaults to ``RetryPolicy/never``.
+    ///   - retry: How a failed fetch is tried again. Defaults to `RetryPolicy.never`.
     ///   - fetch: Fetches the value for a key. It runs once at a time per key.
     public convenience init(
         memory: MemoryCache<Key, Value> = MemoryCache(countLimit: 100),
@@ -184,7 +184,7 @@ extension KeyedRepository where Value: Codable {
     ///   - ages: When values become stale and expire. Defaults to ``CacheAges/default``.
     ///   - now: The wall clock (write times are stored on disk, so they outlive the process).
     ///     Inject a test clock to move time by hand.
-    ///   - retry: How a failed fetch is tried again. Defaults to ``RetryPolicy/never``.
+    ///   - retry: How a failed fetch is tried again. Defaults to `RetryPolicy.never`.
     ///   - fetch: Fetches the value for a key. It runs once at a time per key.
     public convenience init(
         memory: MemoryCache<Key, Value> = MemoryCache(countLimit: 100),

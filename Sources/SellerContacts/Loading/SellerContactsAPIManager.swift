@@ -47,7 +47,8 @@ public struct SellerContactsAPIManager: Sendable {
     public func sellerContacts(ifChangedSince validators: Validators) async throws -> FetchResult<[SellerContacts]> {
         let url = urlStore.sellerContactsURL
         switch try await client.fetch([SellerContacts].self, from: url, ifChangedSince: validators) {
-        case .modified(let contacts, let validators): return .modified(try Self.checked(contacts, from: url), validators)
+        case .modified(let contacts, let validators):
+            return .modified(try Self.checked(contacts, from: url), validators)
         case .notModified(let validators): return .notModified(validators)
         }
     }

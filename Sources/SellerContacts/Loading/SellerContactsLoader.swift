@@ -16,8 +16,9 @@ public final class SellerContactsLoader: ContentLoadingViewModel<Void, [SellerCo
     ///   - apiManager: Where the contacts come from.
     ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
     ///   - retry: How a failed load is tried again. Defaults to `RetryPolicy.never`.
-    public init(apiManager: SellerContactsAPIManager, lifetimeTrigger: LifetimeTrigger? = nil, retry: RetryPolicy = .never)
-    {
+    public init(
+        apiManager: SellerContactsAPIManager, lifetimeTrigger: LifetimeTrigger? = nil, retry: RetryPolicy = .never
+    ) {
         self.apiManager = apiManager
         super.init(lifetimeTrigger: lifetimeTrigger, retry: retry)
     }
