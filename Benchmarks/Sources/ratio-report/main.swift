@@ -207,7 +207,24 @@ func report() async throws -> [Row] {
                 passed: released == 1_000))
     }
     if wanted(8) { rows += try await cacheRows(runs: runs) }
+    if wanted(9) { rows += try await revalidationRows(runs: runs) }
     return rows
+}
+
+/// 9. The remote tier: R1.
+@MainActor
+func revalidationRows(runs: Int) async throws -> [Row] {
+    // R1: revalidating an unchanged ~5 MB payload (a 304) vs downloading, decoding and comparing it.
+    let scenario = try await RevalidationScenario(count: 72_000)
+    defer { scenario.stop() }
+    let (revalidation, download) = try await interleaved(
+        runs: runs, { try await scenario.kit() }, { try await scenario.fullDownload() })
+    let megabytes = String(format: "%.1f MB", Double(scenario.payloadBytes) / 1_000_000)
+    return [
+        Row(
+            "R1. revalidation of an unchanged \(megabytes) payload, 304 / full download + decode + compare (\(ms(revalidation)) vs \(ms(download)))",
+            revalidation, over: download, atMost: 0.05)
+    ]
 }
 
 /// 8. The keyed cache, C1–C5.
