@@ -50,7 +50,8 @@ struct KeyedRepositoryRevalidationTests {
         #expect(try await repository.value(for: "a", policy: .returnCacheDontLoad)?.age == .seconds(30))
         #expect(try await repository.refresh("a") == .notModified)
         #expect(remote.sent == [.none, Validators(entityTag: "\"1\"")])
-        #expect(try await repository.value(for: "a", policy: .returnCacheDontLoad)?.age == .zero, "the age starts again")
+        #expect(
+            try await repository.value(for: "a", policy: .returnCacheDontLoad)?.age == .zero, "the age starts again")
 
         // A read that says it is refreshing gets the value once more, marked unchanged.
         clock.advance(by: 5)

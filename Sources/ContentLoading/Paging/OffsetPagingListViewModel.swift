@@ -4,6 +4,10 @@
 /// when the source knows it, the total count (which spares the request that would come back
 /// empty when the total is a multiple of the page size).
 ///
+/// It pages both ways: pages sit at multiples of ``pageSize``, the previous page of the one at
+/// `offset` is at `offset - pageSize`, and a model can open in the middle by overriding
+/// ``initialOffset(for:)`` (the initial page is the one that holds that offset).
+///
 /// ```swift
 /// final class ProductsModel: OffsetPagingListViewModel<String, Product> {
 ///     override func loadPage(_ query: String, offset: Int, limit: Int) async throws -> OffsetPage<Product> {
@@ -41,10 +45,15 @@ open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: Paging
         preconditionFailure("\(Self.self) must override loadPage(_:offset:limit:)")
     }
 
+    /// The offset the list opens at for `input`: its initial page is the page that holds it.
+    /// Override it to open in the middle; the default is 0.
+    nonisolated open func initialOffset(for input: Input) -> Int { 0 }
+
     /// Turns the offset page into a cursor page. Offset models override
     /// ``loadPage(_:offset:limit:)`` instead.
     public final override nonisolated func loadPage(_ input: Input, cursor: Int?) async throws -> Page<Element, Int> {
-        let offset = cursor ?? 0
+        // NB: pages sit at multiples of the page size, so a previous page never overlaps.
+        let offset = cursor ?? (max(0, initialOffset(for: input)) / pageSize * pageSize)
         let page = try await loadPage(input, offset: offset, limit: pageSize)
         return .offset(page.items, at: offset, limit: pageSize, totalCount: page.totalCount)
     }

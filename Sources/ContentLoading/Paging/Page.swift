@@ -1,24 +1,33 @@
-/// One page of a paged list: its items and the cursor of the page after it.
+/// One page of a paged list: its items and the cursors of the pages on either side.
 ///
 /// ```swift
 /// Page(items: response.items, nextCursor: response.nextToken)   // nil: this is the last page
+/// Page(items: day.messages, previousCursor: day.earlier, nextCursor: day.later)
 /// ```
+///
+/// A source that pages both ways gives both cursors; a list opened in the middle (the page a
+/// ``PagingListViewModel`` loads for cursor `nil` may be any page, such as today's messages)
+/// then loads earlier pages with ``PagingListViewModel/loadPreviousPage()``.
 public struct Page<Element: Sendable, Cursor: Sendable>: Sendable {
     /// The page's items.
     public var items: [Element]
+    /// The cursor of the page before this one, or `nil` when this is the first page.
+    public var previousCursor: Cursor?
     /// The cursor of the next page, or `nil` when this is the last page.
     public var nextCursor: Cursor?
 
     /// Creates a page.
-    public init(items: [Element], nextCursor: Cursor?) {
+    public init(items: [Element], previousCursor: Cursor? = nil, nextCursor: Cursor?) {
         self.items = items
+        self.previousCursor = previousCursor
         self.nextCursor = nextCursor
     }
 }
 
 extension Page where Cursor == Int {
     /// A page of offset paging: `items` start at `offset`; the next cursor is the offset after
-    /// them, or `nil` when they reach `totalCount`.
+    /// them, or `nil` when they reach `totalCount`; the previous cursor is `limit` items
+    /// earlier (from 0), or `nil` at offset 0.
     ///
     /// Knowing the total is what spares the request that would come back empty when the list's
     /// size is a multiple of the page size. Without it (`totalCount: nil`) a page shorter than
@@ -26,6 +35,8 @@ extension Page where Cursor == Int {
     public static func offset(_ items: [Element], at offset: Int, limit: Int, totalCount: Int?) -> Page {
         let next = offset + items.count
         let hasMore = totalCount.map { next < $0 } ?? (items.count >= limit)
-        return Page(items: items, nextCursor: hasMore && !items.isEmpty ? next : nil)
+        return Page(
+            items: items, previousCursor: offset > 0 ? max(0, offset - limit) : nil,
+            nextCursor: hasMore && !items.isEmpty ? next : nil)
     }
 }

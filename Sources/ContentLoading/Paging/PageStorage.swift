@@ -1,12 +1,13 @@
 import ContentLoadingSupport
 
-/// The append-only buffer that the versions of a ``PagedList`` share.
+/// The append-only buffer that the versions of a ``PagedList`` share: the items and a record
+/// of each page.
 ///
 /// Each version sees a prefix (its ``Extent``). Only the version that sees everything may
-/// append in place; any other edit copies. Elements of a prefix are never changed once
-/// written, so a version reads its prefix safely while a newer one appends (the lock makes the
-/// buffer's own growth safe).
-final class PageStorage<Element: Sendable>: Sendable {
+/// append in place; any other edit (a page prepended, pages dropped from the start, an item
+/// replaced) copies. Elements of a prefix are never changed once written, so a version reads
+/// its prefix safely while a newer one appends (the lock makes the buffer's own growth safe).
+final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
     /// How much of the storage one version sees.
     struct Extent: Sendable, Equatable {
         var elements: Int
@@ -15,7 +16,7 @@ final class PageStorage<Element: Sendable>: Sendable {
 
     private struct Contents {
         var elements: [Element] = []
-        var pageSizes: [Int] = []
+        var pages: [PageRecord<Cursor>] = []
         var keys: Set<DeduplicationKey<Element>.Value>?
     }
 
@@ -33,53 +34,84 @@ final class PageStorage<Element: Sendable>: Sendable {
         contents.withLock { $0.elements[index] }
     }
 
-    /// Appends `items` when `extent` is the whole storage; `nil` (nothing done) otherwise.
-    func appendInPlace(_ items: [Element], after extent: Extent, key: DeduplicationKey<Element>?) -> Extent? {
+    /// The record of page `index`.
+    func page(at index: Int) -> PageRecord<Cursor> {
+        contents.withLock { $0.pages[index] }
+    }
+
+    /// The records of the pages `range`.
+    func pages(_ range: Range<Int>) -> [PageRecord<Cursor>] {
+        contents.withLock { Array($0.pages[range]) }
+    }
+
+    /// Appends `items` as the page `record` describes when `extent` is the whole storage;
+    /// `nil` (nothing done) otherwise. Items whose key is already stored are skipped.
+    func appendInPlace(
+        _ items: [Element], as record: PageRecord<Cursor>, after extent: Extent, key: DeduplicationKey<Element>?
+    ) -> Extent? {
         // NB: the app's key function runs before the lock is taken: no call out under a lock.
         let itemKeys = key.map { key in items.map(key.value) }
         return contents.withLock { contents in
-            guard contents.elements.count == extent.elements, contents.pageSizes.count == extent.pages else {
-                return nil
-            }
+            guard contents.elements.count == extent.elements, contents.pages.count == extent.pages else { return nil }
             var added = items
             if let itemKeys, contents.keys != nil {
                 added = zip(items, itemKeys).filter { contents.keys!.insert($0.1).inserted }.map(\.0)
             }
             contents.elements.append(contentsOf: added)
-            contents.pageSizes.append(added.count)
-            return Extent(elements: contents.elements.count, pages: contents.pageSizes.count)
+            contents.pages.append(record.counting(added.count))
+            return Extent(elements: contents.elements.count, pages: contents.pages.count)
         }
     }
 
     /// A new storage holding the prefix `extent`, with its keys rebuilt.
     func copy(upTo extent: Extent, key: DeduplicationKey<Element>?) -> PageStorage {
-        let (elements, pageSizes) = contents.withLock {
-            (Array($0.elements.prefix(extent.elements)), Array($0.pageSizes.prefix(extent.pages)))
-        }
-        return PageStorage(
-            Contents(elements: elements, pageSizes: pageSizes, keys: key.map { key in Set(elements.map(key.value)) }))
-    }
-
-    /// A new storage without the first `count` pages of `extent`.
-    func dropping(pages count: Int, of extent: Extent, key: DeduplicationKey<Element>?) -> (PageStorage, Extent) {
-        editing(extent, key: key) { elements, pageSizes in
-            elements.removeFirst(pageSizes.prefix(count).reduce(0, +))
-            pageSizes.removeFirst(count)
-        }
+        editing(extent, key: key) { _, _ in }.0
     }
 
     /// A new storage holding the prefix `extent` changed by `edit`.
     func editing(
-        _ extent: Extent, key: DeduplicationKey<Element>?, _ edit: (inout [Element], inout [Int]) -> Void
+        _ extent: Extent, key: DeduplicationKey<Element>?,
+        _ edit: (inout [Element], inout [PageRecord<Cursor>]) -> Void
     ) -> (PageStorage, Extent) {
-        var (elements, pageSizes) = contents.withLock {
-            (Array($0.elements.prefix(extent.elements)), Array($0.pageSizes.prefix(extent.pages)))
+        var (elements, pages) = contents.withLock {
+            (Array($0.elements.prefix(extent.elements)), Array($0.pages.prefix(extent.pages)))
         }
-        edit(&elements, &pageSizes)
+        edit(&elements, &pages)
         let keys = key.map { key in Set(elements.map(key.value)) }
         return (
-            PageStorage(Contents(elements: elements, pageSizes: pageSizes, keys: keys)),
-            Extent(elements: elements.count, pages: pageSizes.count)
+            PageStorage(Contents(elements: elements, pages: pages, keys: keys)),
+            Extent(elements: elements.count, pages: pages.count)
         )
+    }
+}
+
+/// What a ``PagedList`` keeps of each page: how many items it added, how it was requested (to
+/// request it again after a page window dropped it) and the cursors of its neighbours.
+struct PageRecord<Cursor: Sendable>: Sendable {
+    /// How many items the page added to the list (after deduplication).
+    var count: Int
+    /// The request that loaded it.
+    var request: PageLocator<Cursor>
+    /// The cursor of the page before it, from the source.
+    var previousCursor: Cursor?
+    /// The cursor of the page after it, from the source.
+    var nextCursor: Cursor?
+
+    /// The same record with `count` items.
+    func counting(_ count: Int) -> PageRecord {
+        var record = self
+        record.count = count
+        return record
+    }
+}
+
+/// Where a page is: the initial page (cursor `nil`), or the page at a cursor.
+enum PageLocator<Cursor: Sendable>: Sendable {
+    case initial
+    case cursor(Cursor)
+
+    /// The cursor ``PagingListViewModel/loadPage(_:cursor:)`` gets for it.
+    var cursor: Cursor? {
+        if case .cursor(let cursor) = self { cursor } else { nil }
     }
 }

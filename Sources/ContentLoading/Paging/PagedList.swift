@@ -1,45 +1,86 @@
 import ContentLoadingSupport
 
-/// The items of every page loaded so far, as one list, with the cursor of the next page.
+/// The items of every page loaded so far, as one list, with the cursors of the pages on
+/// either side.
 ///
 /// It is the content of a ``PagingListViewModel``: a `RandomAccessCollection` of the items, so
-/// it is `empty` when there are none. A refresh replaces it whole; a next page is appended.
+/// it is `empty` when there are none. A refresh replaces it whole; a next page is appended, a
+/// previous page prepended.
 ///
 /// Appending a page costs only that page: the versions of a list share one append-only
 /// buffer, each reading its own prefix, so paging through N pages is linear in N, even though
 /// the model keeps the previous version for ``ContentLoadingViewModel/itemDifference``.
+/// Prepending a page, or dropping pages from the start, copies the loaded items (a page window
+/// bounds them).
+///
+/// With a page window, pages dropped from one end are remembered with the request that loaded
+/// them, so paging back that way loads them again. ``itemsBefore`` says how many items were
+/// dropped before the first one loaded: item `i` of this list is item `itemsBefore + i` of the
+/// list as loaded from the initial page, so a UI that keeps an absolute position can follow.
 public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollection, Sendable {
-    /// The cursor of the next page, or `nil` when the last page is loaded.
-    public private(set) var nextCursor: Cursor?
     /// How many pages were loaded into this list, including any dropped by a page window.
     public private(set) var pagesLoaded: Int
 
     /// The first page's load: identifies this list across appends and carries its input.
     let origin: PagingOrigin
-    private var storage: PageStorage<Element>
+    private var storage: PageStorage<Element, Cursor>
     /// How much of `storage` this version sees.
-    private var extent: PageStorage<Element>.Extent
+    private var extent: PageStorage<Element, Cursor>.Extent
+    /// The pages a window dropped from the start, the nearest first.
+    private var droppedBefore: DroppedPages<Cursor>?
+    /// The pages a window dropped from the end, the nearest first.
+    private var droppedAfter: DroppedPages<Cursor>?
 
-    init(first page: Page<Element, Cursor>, origin: PagingOrigin, key: DeduplicationKey<Element>?) {
-        nextCursor = nil
+    init(
+        first page: Page<Element, Cursor>, origin: PagingOrigin, key: DeduplicationKey<Element>?,
+        requested request: PageLocator<Cursor> = .initial
+    ) {
         pagesLoaded = 0
         self.origin = origin
         storage = PageStorage(tracksKeys: key != nil)
         extent = .init(elements: 0, pages: 0)
-        append(page, window: nil, key: key)
+        _ = append(page, requested: request, window: nil, key: key)
     }
 
-    /// An empty list with no next page.
+    /// An empty list with no page on either side.
     init() {
-        nextCursor = nil
         pagesLoaded = 0
         origin = PagingOrigin(input: ())
         storage = PageStorage(tracksKeys: false)
         extent = .init(elements: 0, pages: 0)
     }
 
-    /// Whether another page can be loaded.
-    public var hasMore: Bool { nextCursor != nil }
+    /// The cursor of the next page, or `nil` when there is none (or the next page is the
+    /// initial one, which a window dropped: ``hasMore`` says whether there is one).
+    public var nextCursor: Cursor? { nextRequest?.cursor }
+    /// The cursor of the previous page, or `nil` when there is none (or the previous page is
+    /// the initial one, which a window dropped: ``hasPrevious`` says whether there is one).
+    public var previousCursor: Cursor? { previousRequest?.cursor }
+
+    /// Whether another page can be loaded after the last one.
+    public var hasMore: Bool { nextRequest != nil }
+    /// Whether another page can be loaded before the first one: the source gave a previous
+    /// cursor, or a page window dropped pages from the start.
+    public var hasPrevious: Bool { previousRequest != nil }
+    /// How many items a page window dropped before the first loaded item (Android Paging's
+    /// `itemsBefore`); 0 without a window. Loading the previous pages brings them back.
+    public var itemsBefore: Int { droppedBefore?.items ?? 0 }
+
+    /// How the next page is requested: the nearest page a window dropped from the end, or the
+    /// last page's next cursor.
+    var nextRequest: PageLocator<Cursor>? {
+        if let droppedAfter { return droppedAfter.request }
+        guard extent.pages > 0 else { return nil }
+        return storage.page(at: extent.pages - 1).nextCursor.map(PageLocator.cursor)
+    }
+
+    /// How the previous page is requested: the nearest page a window dropped from the start,
+    /// or the first page's previous cursor.
+    var previousRequest: PageLocator<Cursor>? {
+        if let droppedBefore { return droppedBefore.request }
+        guard extent.pages > 0 else { return nil }
+        return storage.page(at: 0).previousCursor.map(PageLocator.cursor)
+    }
 
     /// Every item, oldest page first, copied into an array (O(n): iterate the list itself
     /// where you can).
@@ -55,20 +96,76 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         return storage.element(at: position)
     }
 
-    /// Appends `page` (skipping items whose key is already in the list), then drops the
-    /// oldest pages beyond `window`.
-    mutating func append(_ page: Page<Element, Cursor>, window: Int?, key: DeduplicationKey<Element>?) {
-        if let appended = storage.appendInPlace(page.items, after: extent, key: key) {
+    /// Appends `page`, loaded by `request` (by default the list's next request), skipping items
+    /// whose key is already in the list, then drops the first pages beyond `window`.
+    ///
+    /// - Returns: Whether pages were dropped from the start.
+    @discardableResult
+    mutating func append(
+        _ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>? = nil, window: Int?,
+        key: DeduplicationKey<Element>?
+    ) -> Bool {
+        let record = PageRecord(
+            count: page.items.count, request: request ?? nextRequest ?? .initial, previousCursor: page.previousCursor,
+            nextCursor: page.nextCursor)
+        if let appended = storage.appendInPlace(page.items, as: record, after: extent, key: key) {
             extent = appended
         } else {
             storage = storage.copy(upTo: extent, key: key)
-            extent = storage.appendInPlace(page.items, after: extent, key: key)!
+            extent = storage.appendInPlace(page.items, as: record, after: extent, key: key)!
         }
-        nextCursor = page.nextCursor
+        // NB: the page loaded is the nearest one dropped from the end, if any.
+        droppedAfter = droppedAfter?.below
         pagesLoaded += 1
-        if let window, window > 0, extent.pages > window {
-            (storage, extent) = storage.dropping(pages: extent.pages - window, of: extent, key: key)
+        guard let window, window > 0, extent.pages > window else { return false }
+        dropFirst(extent.pages - window, key: key)
+        return true
+    }
+
+    /// Prepends `page`, loaded by `request` (by default the list's previous request), skipping
+    /// items whose key is already in the list, then drops the last pages beyond `window`.
+    ///
+    /// - Returns: Whether pages were dropped from the end.
+    @discardableResult
+    mutating func prepend(
+        _ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>? = nil, window: Int?,
+        key: DeduplicationKey<Element>?
+    ) -> Bool {
+        let record = PageRecord(
+            count: page.items.count, request: request ?? previousRequest ?? .initial,
+            previousCursor: page.previousCursor, nextCursor: page.nextCursor)
+        (storage, extent) = storage.editing(extent, key: key) { elements, pages in
+            var added = page.items
+            if let key {
+                var seen = Set(elements.map(key.value))
+                added = added.filter { seen.insert(key.value(of: $0)).inserted }
+            }
+            elements.insert(contentsOf: added, at: 0)
+            pages.insert(record.counting(added.count), at: 0)
         }
+        droppedBefore = droppedBefore?.below
+        pagesLoaded += 1
+        guard let window, window > 0, extent.pages > window else { return false }
+        dropLast(extent.pages - window)
+        return true
+    }
+
+    /// Drops the first `count` pages, remembering how to load them again.
+    private mutating func dropFirst(_ count: Int, key: DeduplicationKey<Element>?) {
+        for record in storage.pages(0..<count) { droppedBefore = DroppedPages(record, below: droppedBefore) }
+        (storage, extent) = storage.editing(extent, key: key) { elements, pages in
+            elements.removeFirst(pages.prefix(count).reduce(0) { $0 + $1.count })
+            pages.removeFirst(count)
+        }
+    }
+
+    /// Drops the last `count` pages, remembering how to load them again. The storage stays:
+    /// this version sees less of it.
+    private mutating func dropLast(_ count: Int) {
+        let dropped = storage.pages(extent.pages - count..<extent.pages)
+        for record in dropped.reversed() { droppedAfter = DroppedPages(record, below: droppedAfter) }
+        extent = .init(
+            elements: extent.elements - dropped.reduce(0) { $0 + $1.count }, pages: extent.pages - count)
     }
 
     /// Replaces the item at `index`.
@@ -76,17 +173,17 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         (storage, extent) = storage.editing(extent, key: key) { elements, _ in elements[index] = element }
     }
 
-    /// Removes the item at `index`, keeping the page sizes in step.
+    /// Removes the item at `index`, keeping the page counts in step.
     mutating func remove(at index: Int, key: DeduplicationKey<Element>?) {
-        (storage, extent) = storage.editing(extent, key: key) { elements, pageSizes in
+        (storage, extent) = storage.editing(extent, key: key) { elements, pages in
             elements.remove(at: index)
             var start = 0
-            for page in pageSizes.indices {
-                if index < start + pageSizes[page] {
-                    pageSizes[page] -= 1
+            for page in pages.indices {
+                if index < start + pages[page].count {
+                    pages[page].count -= 1
                     return
                 }
-                start += pageSizes[page]
+                start += pages[page].count
             }
         }
     }

@@ -1,11 +1,12 @@
 extension PagingListViewModel where Element: Identifiable {
-    /// Loads the next page when `currentItem` is within ``prefetchDistance`` of the end.
+    /// Loads the next page when `currentItem` is within ``prefetchDistance`` of the end, or the
+    /// previous page when it is that close to the start.
     ///
     /// - Returns: The handle of the page started, or a settled one when none was.
     @discardableResult
     public func loadMoreIfNeeded(currentItem: Element) -> NextPageHandle {
-        // NB: searched from the end, where a prefetching row is.
-        guard let index = items.lastIndex(where: { $0.id == currentItem.id }) else { return nextPageHandle(nil) }
+        // NB: searched from the end, where a prefetching row usually is.
+        guard let index = items.lastIndex(where: { $0.id == currentItem.id }) else { return pageHandle(nil, .next) }
         return loadMoreIfNeeded(currentIndex: index)
     }
 

@@ -1,15 +1,19 @@
 import ContentLoadingSupport
 import Observation
 
-/// A list loaded page by page: subclass it and override ``loadPage(_:cursor:)``.
+/// A list loaded page by page, in either direction: subclass it and override
+/// ``loadPage(_:cursor:)``.
 ///
-/// ``ContentLoadingViewModel/refresh(_:)`` loads the first page (cursor `nil`); the list
+/// ``ContentLoadingViewModel/refresh(_:)`` loads the initial page (cursor `nil`); the list
 /// already shown stays visible until that page arrives, then is replaced. ``loadNextPage()``
 /// appends the next page: it is single-flight, never requests a page twice, and does nothing
 /// before the first page or once the end is reached. "More available" comes from the next
 /// cursor, so a list whose size is a multiple of the page size makes no request that comes
 /// back empty. The next page has its own ``nextPageState``: a failed page keeps every page
 /// before it, the list's state stays `success`, and ``retryNextPage()`` loads it again.
+/// ``loadPreviousPage()`` does the same before the first page, with its own
+/// ``previousPageState``, when the pages give previous cursors (a list opened in the middle)
+/// or a page window dropped pages from the start.
 ///
 /// ```swift
 /// final class FeedModel: PagingListViewModel<String, Post, String> {
@@ -28,32 +32,23 @@ import Observation
 open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Sendable>:
     ContentLoadingViewModel<Input, PagedList<Element, Cursor>>
 {
-    enum Activity {
-        case idle
-        case loading(PagingOrigin)
-        case failed(PagingOrigin, any Error)
-    }
-
-    /// How close to the end (in items) ``loadMoreIfNeeded(currentIndex:)`` starts the next page.
+    /// How close to either end (in items) ``loadMoreIfNeeded(currentIndex:)`` starts the next
+    /// (or previous) page.
     public var prefetchDistance: Int
-    /// At most this many pages are kept (the oldest are dropped), or `nil` to keep all.
+    /// At most this many pages are kept, or `nil` to keep all. Appending drops the first pages,
+    /// prepending the last; paging back that way loads them again.
     public let pageWindow: Int?
-    var activity: Activity = .idle {
-        didSet {
-            // NB: the awaited next page settles as soon as it stops loading, even when its
-            // task (a loader that ignores cancellation) runs on.
-            guard case .loading = activity else { return settleNextPage() }
-        }
-    }
 
     let deduplicationKey: DeduplicationKey<Element>?
-    let nextPageTask = Locked<Task<Void, Never>?>(nil)
-    /// Resolved when the next page in flight settles (see ``NextPageHandle``).
-    let nextPageSettle = Locked<SettleSignal<Void>?>(nil)
-    let nextPageStates = Broadcast<NextPageState>()
-    var publishedNextPageState = NextPageState.idle
+    /// The end after the last page.
+    let nextEnd = PageLoadEnd<Element, Cursor>()
+    /// The end before the first page.
+    let previousEnd = PageLoadEnd<Element, Cursor>()
+    /// The ends' shared parts, for `deinit` (which is not on the main actor).
+    private let endsShared: [PageLoadEnd<Element, Cursor>.Shared]
     /// Built once: in a generic class a key path literal is built at run time on every use.
     lazy var nextPageStateKeyPath = \PagingListViewModel.nextPageState
+    lazy var previousPageStateKeyPath = \PagingListViewModel.previousPageState
 
     /// Creates a paging model.
     ///
@@ -79,20 +74,24 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         self.prefetchDistance = prefetchDistance
         self.pageWindow = pageWindow
         self.deduplicationKey = deduplicatingBy.map(DeduplicationKey.init)
+        endsShared = [nextEnd.shared, previousEnd.shared]
         super.init(
             refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock)
     }
 
     deinit {
-        nextPageTask.withLock { $0 }?.cancel()
-        nextPageSettle.withLock { $0 }?.resolve(())
-        nextPageStates.finish()
+        for shared in endsShared { shared.shutDown() }
     }
 
-    /// Loads one page for `input`: the first when `cursor` is `nil`. Override it; it runs off
-    /// the main actor.
+    /// Loads one page for `input`: the initial page when `cursor` is `nil`, otherwise the page
+    /// at `cursor` (a next or a previous cursor a page gave). Override it; it runs off the main
+    /// actor.
     ///
-    /// - Returns: The page's items and the cursor of the next page (`nil` at the end).
+    /// The initial page need not be the first: a model that opens in the middle (today's
+    /// messages) returns that page with a previous cursor, and ``loadPreviousPage()`` loads
+    /// the earlier ones.
+    ///
+    /// - Returns: The page's items and the cursors of the pages around it (`nil`: none that way).
     nonisolated open func loadPage(_ input: Input, cursor: Cursor?) async throws -> Page<Element, Cursor> {
         preconditionFailure("\(Self.self) must override loadPage(_:cursor:)")
     }
@@ -103,15 +102,18 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         return PagedList(first: page, origin: PagingOrigin(input: input), key: deduplicationKey)
     }
 
-    /// Cancels a next-page load when a refresh starts, and publishes next-page state changes.
-    /// An override must call `super`.
+    /// Cancels the page loads at either end when a refresh starts, and publishes their state
+    /// changes. An override must call `super`.
     open override func stateDidChange(
         from oldState: ContentLoadingState<PagedList<Element, Cursor>>,
         to newState: ContentLoadingState<PagedList<Element, Cursor>>
     ) {
         // NB: a refresh starts a new list; a next page of the old one must not land in it.
-        if newState.isLoading && !oldState.isLoading { cancelNextPage() }
-        publishNextPageState()
+        if newState.isLoading && !oldState.isLoading {
+            cancelNextPage()
+            cancelPreviousPage()
+        }
+        publishPageStates()
     }
 
     /// `page`, when it holds each key once (with `deduplicatingBy:`), by the kit's rule for

@@ -60,3 +60,31 @@ final class ArrayPager: OffsetPagingListViewModel<Void, Item> {
             items: Array(all[min(offset, all.count)..<min(offset + limit, all.count)]), totalCount: all.count)
     }
 }
+
+/// A source of `total` items in pages of `pageSize` at multiples of it, paged both ways from
+/// the page that holds the input offset; answers at once, failing the offsets in `failing`
+/// once each.
+final class TwoWayPager: PagingListViewModel<Int, Item, Int> {
+    let total: Int
+    let pageSize: Int
+    let failing = Locked<Set<Int>>([])
+    let requests = Locked<[Int?]>([])
+
+    init(total: Int, pageSize: Int, prefetchDistance: Int = 2, pageWindow: Int? = nil, deduplicate: Bool = false) {
+        self.total = total
+        self.pageSize = pageSize
+        let byID: @Sendable (Item) -> any Hashable & Sendable = { item in item.id }
+        super.init(
+            prefetchDistance: prefetchDistance, pageWindow: pageWindow, deduplicatingBy: deduplicate ? byID : nil)
+    }
+
+    override func loadPage(_ start: Int, cursor: Int?) async throws -> Page<Item, Int> {
+        requests.withLock { $0.append(cursor) }
+        let offset = cursor ?? start / pageSize * pageSize
+        if failing.withLock({ $0.remove(offset) }) != nil { throw PageFailure(offset: offset) }
+        return Page(
+            items: makeItems(offset..<min(offset + pageSize, total)),
+            previousCursor: offset > 0 ? offset - pageSize : nil,
+            nextCursor: offset + pageSize < total ? offset + pageSize : nil)
+    }
+}

@@ -1,0 +1,120 @@
+import ContentLoadingSupport
+
+/// The page loads at either end of the list: one mechanism, two ends.
+extension PagingListViewModel {
+    func end(_ direction: PagingDirection) -> PageLoadEnd<Element, Cursor> {
+        direction == .next ? nextEnd : previousEnd
+    }
+
+    /// The state of the page load at `direction`'s end, without registering an observation.
+    func currentPageState(_ direction: PagingDirection) -> NextPageState {
+        let list = storedState.content
+        let hasPage = direction == .next ? list?.hasMore : list?.hasPrevious
+        return end(direction).state(for: list, isEmpty: storedState.phase == .empty, hasPage: hasPage ?? false)
+    }
+
+    /// Starts the page at `direction`'s end when that end is `idle` (or `failed`, to retry).
+    func loadPage(_ direction: PagingDirection, retrying: Bool) -> NextPageHandle {
+        let state = currentPageState(direction)
+        let canStart = retrying ? state.isFailed : state == .idle
+        guard canStart, !storedState.isLoading, let list = storedState.content else {
+            return pageHandle(nil, direction)
+        }
+        return pageHandle(startPage(direction, of: list), direction)
+    }
+
+    /// Stops the page at `direction`'s end from loading, if it is.
+    func cancelPage(_ direction: PagingDirection) {
+        end(direction).shared.task.withLock { $0 }?.cancel()
+        setActivity(.idle, at: direction)
+    }
+
+    func pageHandle(_ signal: SettleSignal<Void>?, _ direction: PagingDirection) -> NextPageHandle {
+        NextPageHandle(signal: signal) { [weak self] in self?.currentPageState(direction) ?? .idle }
+    }
+
+    /// Publishes the state of both ends to observers and streams, where it changed.
+    func publishPageStates() {
+        publish(.next)
+        publish(.previous)
+    }
+
+    // MARK: - Private
+
+    /// Starts the page of `list` at `direction`'s end; returns the signal its handle awaits.
+    private func startPage(_ direction: PagingDirection, of list: PagedList<Element, Cursor>) -> SettleSignal<Void>? {
+        let request = direction == .next ? list.nextRequest : list.previousRequest
+        guard let request, let input = list.origin.input as? Input else { return nil }
+        let origin = list.origin
+        let end = end(direction)
+        setActivity(.loading(origin), at: direction)
+        let settle = SettleSignal<Void>()
+        end.shared.settle.withLock { $0 = settle }
+        let task = Task { [weak self] in
+            defer { settle.resolve(()) }
+            do {
+                guard let page = try await self?.loadPage(input, cursor: request.cursor), let self else { return }
+                self.add(try self.checked(page), requested: request, at: direction, of: origin)
+            } catch {
+                self?.pageFailed(error, at: direction, of: origin)
+            }
+        }
+        end.shared.task.withLock { $0 = task }
+        return settle
+    }
+
+    /// Adds `page` at `direction`'s end of the list loaded from `origin`, if that page is still
+    /// awaited there. When the page window drops pages from the other end, a page loading
+    /// there is cancelled: it would no longer join the list.
+    private func add(
+        _ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>, at direction: PagingDirection,
+        of origin: PagingOrigin
+    ) {
+        guard case .loading(let loading) = end(direction).activity, loading === origin,
+            var list = storedState.content, list.origin === origin
+        else {
+            return
+        }
+        let droppedOtherEnd: Bool
+        switch direction {
+        case .next: droppedOtherEnd = list.append(page, requested: request, window: pageWindow, key: deduplicationKey)
+        case .previous:
+            droppedOtherEnd = list.prepend(page, requested: request, window: pageWindow, key: deduplicationKey)
+        }
+        if droppedOtherEnd { cancelPage(direction == .next ? .previous : .next) }
+        end(direction).activity = .idle
+        end(direction).shared.resolveSettle()
+        replaceContent(with: list)
+    }
+
+    private func pageFailed(_ error: any Error, at direction: PagingDirection, of origin: PagingOrigin) {
+        guard case .loading(let loading) = end(direction).activity, loading === origin else { return }
+        let isCancellation = error is CancellationError || Task.isCancelled
+        setActivity(isCancellation ? .idle : .failed(origin, error), at: direction)
+    }
+
+    private func setActivity(_ activity: PageLoadEnd<Element, Cursor>.Activity, at direction: PagingDirection) {
+        let end = end(direction)
+        end.activity = activity
+        // NB: the awaited page settles as soon as it stops loading, even when its task (a
+        // loader that ignores cancellation) runs on.
+        if case .loading = activity {} else { end.shared.resolveSettle() }
+        publish(direction)
+    }
+
+    private func publish(_ direction: PagingDirection) {
+        let end = end(direction)
+        let current = currentPageState(direction)
+        guard current != end.published else { return }
+        let keyPath = direction == .next ? nextPageStateKeyPath : previousPageStateKeyPath
+        observationRegistrar.withMutation(of: self, keyPath: keyPath) { end.published = current }
+        end.shared.states.send(current)
+    }
+}
+
+extension NextPageState {
+    /// Whether this is `failed`.
+    var isFailed: Bool {
+        if case .failed = self { true } else { false }
+    }
+}
