@@ -30,9 +30,10 @@ public final class CatalogPager: OffsetPagingListViewModel<URL, CatalogItem> {
     /// - Parameters:
     ///   - pageSize: Items per page.
     ///   - failingOncePage: A 1-based page whose first request fails.
-    public init(pageSize: Int = 25, failingOncePage: Int? = nil) {
+    ///   - pageWindow: Keep at most this many pages; `nil` keeps all.
+    public init(pageSize: Int = 25, failingOncePage: Int? = nil, pageWindow: Int? = nil) {
         pageToFailOnce = Locked(failingOncePage)
-        super.init(pageSize: pageSize)
+        super.init(pageSize: pageSize, pageWindow: pageWindow)
     }
 
     /// The slice `offset..<offset + limit` of the catalog at `url`.

@@ -8,7 +8,7 @@ import Foundation
 public enum PagingDemoCommand {
     /// The help text.
     public static let help = """
-        USAGE: paging-demo [--page-size N] [--fail-page N]
+        USAGE: paging-demo [--page-size N] [--fail-page N] [--window N]
 
         Pages through a catalog of 320 items bundled with the example, as a list screen
         would while the user scrolls, and prints each page as it arrives.
@@ -17,6 +17,9 @@ public enum PagingDemoCommand {
           --page-size N   Items per page (default: 25).
           --fail-page N   Make page N fail once, to show the failed page being retried
                           while the pages before it stay loaded.
+          --window N      Keep at most N pages: paging forward drops the first pages,
+                          then the demo pages back to the start, loading them again
+                          (and dropping the last ones), and prints which items it holds.
           -h, --help      Show this help.
         """
 
@@ -24,18 +27,23 @@ public enum PagingDemoCommand {
     public static func main(arguments: some Sequence<String>, console: Console = .standard) async -> Int32 {
         var pageSize = 25
         var failPage: Int?
+        var window: Int?
         var remaining = Array(arguments)[...]
         while let argument = remaining.popFirst() {
             switch argument {
             case "-h", "--help":
                 console.write(help + "\n")
                 return 0
-            case "--page-size", "--fail-page":
+            case "--page-size", "--fail-page", "--window":
                 guard let value = remaining.popFirst().flatMap(Int.init), value > 0 else {
                     console.writeError("paging-demo: \(argument) needs a positive whole number\n")
                     return 64
                 }
-                if argument == "--page-size" { pageSize = value } else { failPage = value }
+                switch argument {
+                case "--page-size": pageSize = value
+                case "--fail-page": failPage = value
+                default: window = value
+                }
             default:
                 console.writeError(
                     "paging-demo: unknown argument '\(argument)'\nRun 'paging-demo --help' for the options.\n")
@@ -46,8 +54,41 @@ public enum PagingDemoCommand {
             console.writeError("paging-demo: catalog.json is missing from the example's resources\n")
             return 1
         }
-        return await run(
-            CatalogPager(pageSize: pageSize, failingOncePage: failPage), catalog: catalog, console: console)
+        let pager = CatalogPager(pageSize: pageSize, failingOncePage: failPage, pageWindow: window)
+        let forward = await run(pager, catalog: catalog, console: console)
+        guard forward == 0, window != nil else { return forward }
+        return await pageBack(pager, console: console)
+    }
+
+    /// Pages back to the start, loading again the pages the window dropped, retrying a failed
+    /// page once.
+    static func pageBack(_ pager: CatalogPager, console: Console) async -> Int32 {
+        console.write("paging back to the start\n")
+        var retried = false
+        while true {
+            switch pager.previousPageState {
+            case .endReached:
+                console.write("start reached: \(holding(pager))\n")
+                return 0
+            case .failed(let error) where retried:
+                console.writeError("paging-demo: \(error)\n")
+                return 1
+            case .failed(let error):
+                console.write("a previous page failed: \(error); retrying\n")
+                retried = true
+                await pager.retryPreviousPage().settled()
+            case .idle, .loading:
+                if await pager.loadPreviousPage().settled() != .loading, pager.previousPageState.isIdleOrEnd {
+                    console.write("previous page loaded again: \(holding(pager))\n")
+                }
+            }
+        }
+    }
+
+    /// "holding items 26–100 (75), 25 dropped before".
+    static func holding(_ pager: CatalogPager) -> String {
+        guard let list = pager.content, let first = list.first, let last = list.last else { return "holding nothing" }
+        return "holding items \(first.id)–\(last.id) (\(list.count)), \(list.itemsBefore) dropped before"
     }
 
     /// Loads the first page, then every next page until the end, retrying a failed page once.
@@ -64,7 +105,12 @@ public enum PagingDemoCommand {
             let state: NextPageState
             switch pager.nextPageState {
             case .endReached:
-                console.write("end reached: \(pager.itemCount) items in \(pager.content?.pagesLoaded ?? 0) pages\n")
+                let pages = pager.content?.pagesLoaded ?? 0
+                if pager.pageWindow == nil {
+                    console.write("end reached: \(pager.itemCount) items in \(pages) pages\n")
+                } else {
+                    console.write("end reached after \(pages) pages: \(holding(pager))\n")
+                }
                 return 0
             case .failed(let error) where retried:
                 console.writeError("paging-demo: \(error)\n")
@@ -84,7 +130,16 @@ public enum PagingDemoCommand {
     /// Prints the page that just arrived; `shown` is how many items were loaded before it.
     private static func report(_ pager: CatalogPager, after shown: inout Int, console: Console) {
         guard let list = pager.content else { return }
-        console.write("page \(list.pagesLoaded) arrived: \(list.count - shown) items, \(list.count) loaded\n")
+        if pager.pageWindow == nil {
+            console.write("page \(list.pagesLoaded) arrived: \(list.count - shown) items, \(list.count) loaded\n")
+        } else {
+            console.write("page \(list.pagesLoaded) arrived: \(holding(pager))\n")
+        }
         shown = list.count
     }
+}
+
+extension NextPageState {
+    /// Whether the page load is over without a failure.
+    fileprivate var isIdleOrEnd: Bool { self == .idle || self == .endReached }
 }

@@ -30,9 +30,20 @@ struct PagingDemoCommandTests {
         #expect(result.output.hasSuffix("end reached: 320 items in 13 pages\n"))
     }
 
+    @Test func aWindowDropsPagesGoingForwardAndLoadsThemAgainGoingBack() async throws {
+        let result = await run(["--window", "3"])
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("page 4 arrived: holding items 26–100 (75), 25 dropped before"))
+        #expect(lines.contains("end reached after 13 pages: holding items 251–320 (70), 250 dropped before"))
+        #expect(lines.filter { $0.hasPrefix("previous page loaded again") }.count == 10)
+        #expect(lines.last == "start reached: holding items 1–75 (75), 0 dropped before")
+    }
+
     @Test func badArgumentsAreUsageErrors() async throws {
         #expect(await run(["--fail-page", "zero"]).status == 64)
         #expect(await run(["--nope"]).status == 64)
+        #expect(await run(["--window", "0"]).status == 64)
         #expect(await run(["--help"]).output.contains("--fail-page N"))
     }
 }
