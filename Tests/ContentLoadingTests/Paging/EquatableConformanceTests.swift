@@ -21,6 +21,15 @@ import Testing
         #expect(twoPages != lastPage, "the next cursor counts")
         let onePage = PagedList(first: page(0..<5, next: 5), origin: origin, key: nil)
         #expect(twoPages != onePage, "pagesLoaded counts")
+        let middle = PagedList(
+            first: Page(items: makeItems(0..<5), previousCursor: -5, nextCursor: 5), origin: origin, key: nil)
+        #expect(middle != onePage, "the previous cursor counts")
+        var windowed = PagedList(first: page(0..<2, next: 2), origin: origin, key: nil)
+        windowed.append(page(2..<5, next: 5), window: 1, key: nil)
+        var threeItems = PagedList(first: page(2..<5, next: 5), origin: origin, key: nil)
+        threeItems.append(page(5..<5, next: 5), window: nil, key: nil)
+        #expect(windowed.map(\.id) == threeItems.map(\.id) && windowed.pagesLoaded == threeItems.pagesLoaded)
+        #expect(windowed != threeItems, "pages dropped before count")
     }
 
     @Test func contentEventsCompareValuesAndErrorsAsStatesDo() {
