@@ -1,7 +1,9 @@
 import ContentLoadingSupport
 
-/// A next-page load (``PagingListViewModel/loadNextPage()``,
-/// ``PagingListViewModel/retryNextPage()``), which can be awaited until it settles or ignored.
+/// A page load at one end of a paged list (``PagingListViewModel/loadNextPage()``,
+/// ``PagingListViewModel/retryNextPage()``, ``PagingListViewModel/loadPreviousPage()``,
+/// ``PagingListViewModel/retryPreviousPage()``), which can be awaited until it settles or
+/// ignored.
 ///
 /// ```swift
 /// // A SwiftUI footer (Apple platforms):
@@ -19,10 +21,10 @@ public struct NextPageHandle: Sendable {
         self.currentState = currentState
     }
 
-    /// Waits until the page has been appended, has failed, or its load was cancelled (by
-    /// ``PagingListViewModel/cancelNextPage()`` or a refresh), and
-    /// returns the next-page state then: `idle` or `endReached` after an append, `failed`
-    /// after a failure. A call that started nothing (a page already loading, the end reached,
+    /// Waits until the page has been added, has failed, or its load was cancelled (by
+    /// ``PagingListViewModel/cancelNextPage()``, ``PagingListViewModel/cancelPreviousPage()``
+    /// or a refresh), and returns the state of that end then: `idle` or `endReached` after
+    /// the page was added, `failed` after a failure. A call that started nothing (a page already loading, the end reached,
     /// no first page) returns the current state at once.
     ///
     /// If the awaiting task is cancelled, returns the current state at once; the load goes on.

@@ -1,6 +1,8 @@
-/// The load state of a paged list's next page, separate from the list's own state.
+/// The load state of a paged list's next page (``PagingListViewModel/nextPageState``) or
+/// previous page (``PagingListViewModel/previousPageState``), separate from the list's own
+/// state.
 ///
-/// A failed page keeps every page before it and leaves the list's state `success`.
+/// A failed page keeps every page loaded and leaves the list's state `success`.
 public enum NextPageState: Sendable, CustomStringConvertible {
     /// No next page is loading; one can be loaded (or nothing is loaded yet).
     case idle
@@ -9,7 +11,8 @@ public enum NextPageState: Sendable, CustomStringConvertible {
     /// The last attempt to load the next page failed; ``PagingListViewModel/retryNextPage()``
     /// tries the same page again.
     case failed(any Error)
-    /// The last page is loaded: there is nothing more to load.
+    /// The last page (or, before the list, the first) is loaded: there is nothing more to load
+    /// that way.
     case endReached
 
     /// The case's name, with the error for `failed`.
