@@ -72,7 +72,8 @@ let package = Package(
                 "ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport", "KitTestSupport", "stream-stress",
             ]),
         .testTarget(
-            name: "NetworkingTests", dependencies: ["ContentLoadingNetworking", "ContentLoadingTesting", "KitTestSupport"]),
+            name: "NetworkingTests",
+            dependencies: ["ContentLoadingNetworking", "ContentLoadingSupport", "ContentLoadingTesting", "KitTestSupport"]),
         // A child process for the crash-safety test: killed in the middle of a large write.
         .executableTarget(
             name: "sqlite-crash-writer", dependencies: ["SellerContacts", "ContentLoadingRepository"],

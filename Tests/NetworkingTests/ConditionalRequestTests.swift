@@ -11,10 +11,8 @@ struct ConditionalRequestTests {
     let server: LocalHTTPServer
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("clk-etag-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try Data(#"[{"order": 3, "phone": "555"}]"#.utf8).write(to: root.appendingPathComponent("items.json"))
-        server = try LocalHTTPServer.start(serving: root)
+        let fixture = try ItemsFixture("etag")
+        (root, server) = (fixture.root, fixture.server)
     }
 
     @Test func anUnchangedResourceIsNotModifiedAndAChangedOneComesWithNewValidators() async throws {

@@ -10,10 +10,8 @@ struct HTTPTransportTests {
     let server: LocalHTTPServer
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("clk-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try Data(#"[{"order": 3, "phone": "555"}]"#.utf8).write(to: root.appendingPathComponent("items.json"))
-        server = try LocalHTTPServer.start(serving: root)
+        let fixture = try ItemsFixture("http")
+        (root, server) = (fixture.root, fixture.server)
     }
 
     @Test func decodes200() async throws {

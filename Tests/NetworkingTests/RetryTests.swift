@@ -1,5 +1,6 @@
 import ContentLoading
 import ContentLoadingNetworking
+import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
 import KitTestSupport
@@ -12,10 +13,8 @@ struct RetryTests {
     let server: LocalHTTPServer
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("clk-retry-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try Data(#"[{"order": 3, "phone": "555"}]"#.utf8).write(to: root.appendingPathComponent("items.json"))
-        server = try LocalHTTPServer.start(serving: root)
+        let fixture = try ItemsFixture("retry")
+        (root, server) = (fixture.root, fixture.server)
     }
 
     func requests(_ key: String) async throws -> Int {
@@ -67,13 +66,13 @@ struct RetryTests {
 
     @Test func aRetryAfterInSecondsIsWaitedAtLeast() async throws {
         let clock = ManualClock()
-        let waits = LockedBox<[Duration]>([])
+        let waits = Locked<[Duration]>([])
         let policy = RetryPolicy(attempts: 3, initialDelay: .milliseconds(10), jitter: .none, clock: clock)
-            .onRetry { attempt in waits.mutate { $0.append(attempt.delay) } }
+            .onRetry { attempt in waits.withLock { $0.append(attempt.delay) } }
         let url = server.url("flaky/busy/1/429/items.json?retry_after=7")
         let fetch = Task { try await policy.run { try await APIClient().fetch([Item].self, from: url) } }
         await clock.sleepers(1)
-        #expect(waits.value == [.seconds(7)])
+        #expect(waits.withLock { $0 } == [.seconds(7)])
         clock.advance(by: .seconds(6))
         #expect(clock.sleeperCount == 1, "still waiting after 6 of 7 seconds")
         clock.advance(by: .seconds(1))
@@ -111,13 +110,4 @@ struct RetryTests {
             }
         }
     }
-}
-
-/// A value behind a lock, for a test's callbacks.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }

@@ -105,9 +105,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         _ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>? = nil, window: Int?,
         key: DeduplicationKey<Element>?
     ) -> Bool {
-        let record = PageRecord(
-            count: page.items.count, request: request ?? nextRequest ?? .initial, previousCursor: page.previousCursor,
-            nextCursor: page.nextCursor)
+        let record = Self.record(of: page, requested: request ?? nextRequest ?? .initial)
         if let appended = storage.appendInPlace(page.items, as: record, after: extent, key: key) {
             extent = appended
         } else {
@@ -131,9 +129,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         _ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>? = nil, window: Int?,
         key: DeduplicationKey<Element>?
     ) -> Bool {
-        let record = PageRecord(
-            count: page.items.count, request: request ?? previousRequest ?? .initial,
-            previousCursor: page.previousCursor, nextCursor: page.nextCursor)
+        let record = Self.record(of: page, requested: request ?? previousRequest ?? .initial)
         (storage, extent) = storage.editing(extent, key: key) { elements, pages in
             var added = page.items
             if let key {
@@ -148,6 +144,15 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         guard let window, window > 0, extent.pages > window else { return false }
         dropLast(extent.pages - window)
         return true
+    }
+
+    /// What the list keeps of `page`, loaded by `request`.
+    private static func record(of page: Page<Element, Cursor>, requested request: PageLocator<Cursor>)
+        -> PageRecord<Cursor>
+    {
+        PageRecord(
+            count: page.items.count, request: request, previousCursor: page.previousCursor,
+            nextCursor: page.nextCursor)
     }
 
     /// Drops the first `count` pages, remembering how to load them again.

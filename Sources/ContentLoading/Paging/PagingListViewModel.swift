@@ -44,8 +44,6 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     let nextEnd = PageLoadEnd<Element, Cursor>()
     /// The end before the first page.
     let previousEnd = PageLoadEnd<Element, Cursor>()
-    /// The ends' shared parts, for `deinit` (which is not on the main actor).
-    private let endsShared: [PageLoadEnd<Element, Cursor>.Shared]
     /// Built once: in a generic class a key path literal is built at run time on every use.
     lazy var nextPageStateKeyPath = \PagingListViewModel.nextPageState
     lazy var previousPageStateKeyPath = \PagingListViewModel.previousPageState
@@ -74,13 +72,13 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         self.prefetchDistance = prefetchDistance
         self.pageWindow = pageWindow
         self.deduplicationKey = deduplicatingBy.map(DeduplicationKey.init)
-        endsShared = [nextEnd.shared, previousEnd.shared]
         super.init(
             refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock)
     }
 
     deinit {
-        for shared in endsShared { shared.shutDown() }
+        nextEnd.shared.shutDown()
+        previousEnd.shared.shutDown()
     }
 
     /// Loads one page for `input`: the initial page when `cursor` is `nil`, otherwise the page

@@ -89,14 +89,16 @@ extension KeyedRepository {
         try await channel.flight.run { [self] in
             let started = channel.writtenVersion
             if let seen, started > seen { return .skipped }
-            if skippingFresh, let hit = await lookUp(key).hit,
-                !isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: now())
-            {
-                return .skipped
+            // NB: the hit a freshness check read already holds the validators; no second read.
+            var held: Validators?
+            if skippingFresh, let hit = await lookUp(key).hit {
+                guard isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: now()) else { return .skipped }
+                held = hit.validators
             }
             let result: FetchResult<Value>
             do {
-                let validators = await storedValidators(of: key)
+                let validators: Validators
+                if let held { validators = held } else { validators = await storedValidators(of: key) }
                 result = try await retry.run { try await fetch(key, validators) }
             } catch {
                 if !(error is CancellationError) { channel.readers.send(.failure(error)) }
