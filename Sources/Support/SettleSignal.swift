@@ -28,13 +28,16 @@ package final class SettleSignal<Value: Sendable>: Sendable {
     package var isResolved: Bool { storage.withLock { $0.value != nil } }
 
     /// Waits for the value; `nil` when the waiting task is cancelled first.
-    package func wait() async -> Value? {
+    ///
+    /// - Parameter isolation: The caller's actor, on which the waiter is registered (see
+    ///   `LoaderOutlets.waitUntilSettled`); leave it to its default.
+    package func wait(isolation: isolated (any Actor)? = #isolation) async -> Value? {
         let key = storage.withLock { storage in
             defer { storage.nextKey += 1 }
             return storage.nextKey
         }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await withCheckedContinuation(isolation: isolation) { continuation in
                 let early: Value?? = storage.withLock { storage in
                     if let value = storage.value { return .some(value) }
                     if Task.isCancelled { return .some(nil) }

@@ -63,8 +63,11 @@ import ContentLoadingSupport
         }
         return await withTaskCancellationHandler {
             // NB: unsafe (no checking object to allocate): every path resumes it exactly once,
-            // under the lock that removes it from `waiters`.
-            await withUnsafeContinuation { continuation in
+            // under the lock that removes it from `waiters`. Naming `isolation` keeps this
+            // closure on the caller's actor; without it the closure is nonisolated, and
+            // registering the waiter hopped to the global executor and back (a thread
+            // hand-off on every awaited refresh).
+            await withUnsafeContinuation(isolation: isolation) { continuation in
                 let settled: ContentLoadingState<Output>?? = shared.withLock { shared in
                     if shared.isShutDown || shared.lastSettled.map({ ticket <= $0 }) == true {
                         return .some(shared.current)
