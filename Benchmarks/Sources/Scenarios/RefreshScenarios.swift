@@ -1,8 +1,5 @@
 import ContentLoading
-import Dispatch
 import Observation
-import OpenCombine
-import OpenCombineDispatch
 
 /// The instant loader every refresh scenario uses.
 @Sendable func instantLoad(_ input: Int) async -> Int { input }
@@ -38,7 +35,8 @@ public final class KitRefresher {
     }
 }
 
-/// Scenario 1 and 2, the bare baseline: the minimum a refresh needs, written by hand.
+/// Scenario 1 and 2, the bare baseline: the minimum a refresh needs, written by hand; the
+/// caller waits for the refresh's task (`Task.value`).
 @MainActor
 @Observable
 public final class BareRefresher {
@@ -73,113 +71,42 @@ public final class BareRefresher {
     }
 }
 
-/// Scenario 1, the peer: the same view model as an RxSwift / ReactiveCocoa user writes it, with
-/// OpenCombine: a subject of inputs, each mapped onto the loader (bridged with `Deferred` and
-/// `Future`) with its loading and error states, switch-to-latest, delivered on the main queue
-/// and published through a `CurrentValueSubject`.
-///
-/// Like the kit's model it has a loading state that keeps the previous content, an error
-/// state, and main-thread delivery; the loader may throw, as the kit's `init(load:)` allows.
+/// Scenario 1, the second hand-written baseline: the task assigns its result and resumes a
+/// waiting continuation (as the OpenCombine peers wait), instead of the caller awaiting the
+/// task. One waiter at a time; the waiter is not cancellable.
 @MainActor
-public final class CombineRefresher {
-    enum State {
-        case idle
-        case loading(previous: Int?)
-        case loaded(Int)
-        case failed(any Error, previous: Int?)
+@Observable
+public final class ContinuationRefresher {
+    public private(set) var value: Int?
+    @ObservationIgnored private var task: Task<Void, Never>?
+    @ObservationIgnored private var waiter: UnsafeContinuation<Void, Never>?
+    @ObservationIgnored private var isLoading = false
 
-        var content: Int? {
-            switch self {
-            case .idle: nil
-            case .loaded(let value): value
-            case .loading(let previous), .failed(_, let previous): previous
-            }
+    public init() {}
+
+    /// Starts a task that awaits the instant loader, assigns the result and resumes the waiter.
+    public func refresh(_ input: Int) {
+        task?.cancel()
+        isLoading = true
+        task = Task {
+            let result = await instantLoad(input)
+            guard !Task.isCancelled else { return }
+            value = result
+            isLoading = false
+            waiter?.resume()
+            waiter = nil
         }
     }
 
-    private let inputs = PassthroughSubject<Int, Never>()
-    private let state = CurrentValueSubject<State, Never>(.idle)
-    private var cancellables: [AnyCancellable] = []
-    private var waiter: (input: Int, continuation: CheckedContinuation<Void, Never>)?
-
-    /// Wires the inputs to the state.
-    public init() {
-        inputs
-            .map { [state] input in
-                let previous = state.value.content
-                return Deferred {
-                    Future<Int, any Error> { promise in
-                        Task { promise(.success(try await throwingInstantLoad(input))) }
-                    }
-                }
-                .map(State.loaded)
-                .catch { Just(.failed($0, previous: previous)) }
-                .prepend(.loading(previous: previous))
-            }
-            .switchToLatest()
-            .receive(on: DispatchQueue.main.ocombine)
-            .sink { [state] in state.send($0) }
-            .store(in: &cancellables)
-        state
-            .sink { [weak self] state in
-                MainActor.assumeIsolated { self?.resume(on: state) }
-            }
-            .store(in: &cancellables)
+    /// Waits until the running refresh has assigned its result.
+    public func settled() async {
+        guard isLoading else { return }
+        await withUnsafeContinuation { waiter = $0 }
     }
 
-    /// Sends the input, waits until the state holds its result.
+    /// Refresh → settled.
     public func cycle(_ input: Int) async {
-        await withCheckedContinuation { continuation in
-            waiter = (input, continuation)
-            inputs.send(input)
-        }
-    }
-
-    private func resume(on state: State) {
-        guard let waiter, case .loaded(waiter.input) = state else { return }
-        self.waiter = nil
-        waiter.continuation.resume()
-    }
-}
-
-/// The lean OpenCombine peer measured before 2026-11-21, kept for comparison: no loading or
-/// error state, the loader started on the main actor, no scheduler hop.
-@MainActor
-public final class LeanCombineRefresher {
-    private let inputs = PassthroughSubject<Int, Never>()
-    private let state = CurrentValueSubject<Int?, Never>(nil)
-    private var cancellables: [AnyCancellable] = []
-    private var waiter: (input: Int, continuation: CheckedContinuation<Void, Never>)?
-
-    /// Wires the inputs to the state.
-    public init() {
-        inputs
-            .map { input in
-                Future<Int, Never> { promise in
-                    Task { @MainActor in promise(.success(await instantLoad(input))) }
-                }
-            }
-            .switchToLatest()
-            .sink { [state] value in state.send(value) }
-            .store(in: &cancellables)
-        state
-            .sink { [weak self] value in
-                MainActor.assumeIsolated { self?.resume(on: value) }
-            }
-            .store(in: &cancellables)
-    }
-
-    /// Sends the input, waits until the state holds its result.
-    public func cycle(_ input: Int) async {
-        await withCheckedContinuation { continuation in
-            waiter = (input, continuation)
-            inputs.send(input)
-        }
-    }
-
-    private func resume(on value: Int?) {
-        guard let waiter, value == waiter.input else { return }
-        self.waiter = nil
-        waiter.continuation.resume()
+        refresh(input)
+        await settled()
     }
 }

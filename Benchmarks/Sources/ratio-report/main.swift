@@ -56,7 +56,7 @@ func format(_ value: Double) -> String { String(format: "%.2f", value) }
 let selected = Set(CommandLine.arguments.dropFirst().compactMap(Int.init))
 func wanted(_ scenario: Int) -> Bool { selected.isEmpty || selected.contains(scenario) }
 
-/// `ratio-report --profile-cycles N [kit|bare|peer|lean-peer]`: only N refresh cycles of one of them
+/// `ratio-report --profile-cycles N [kit|bare|continuation|peer|lean-peer]`: only N refresh cycles of one of them
 /// (the kit by default), for a profiler.
 @MainActor
 func profileCycles(_ count: Int, of subject: String) async {
@@ -64,6 +64,9 @@ func profileCycles(_ count: Int, of subject: String) async {
     case "bare":
         let bare = BareRefresher()
         for input in 0..<count { await bare.cycle(input) }
+    case "continuation":
+        let continuation = ContinuationRefresher()
+        for input in 0..<count { await continuation.cycle(input) }
     case "peer":
         let peer = CombineRefresher()
         for input in 0..<count { await peer.cycle(input) }
@@ -84,45 +87,8 @@ func report() async throws -> [Row] {
     // 1. Refresh cycle, instant loader.
     let kit = KitRefresher()
     let bare = BareRefresher()
-    let peer = CombineRefresher()
-    let leanPeer = LeanCombineRefresher()
     if wanted(1) {
-        let cycles = 20_000
-        for input in 0..<2_000 {  // warm up
-            await kit.cycle(input)
-            await bare.cycle(input)
-            await peer.cycle(input)
-            await leanPeer.cycle(input)
-        }
-        let (kitTime, bareTime) = await interleaved(
-            runs: runs, { for i in 0..<cycles { await kit.cycle(i) } }, { for i in 0..<cycles { await bare.cycle(i) } })
-        let (kitAgain, peerTime) = await interleaved(
-            runs: runs, { for i in 0..<cycles { await kit.cycle(i) } }, { for i in 0..<cycles { await peer.cycle(i) } })
-        let (peerAgain, bareAgain) = await interleaved(
-            runs: runs, { for i in 0..<cycles { await peer.cycle(i) } }, { for i in 0..<cycles { await bare.cycle(i) } }
-        )
-        let (kitOnceMore, leanTime) = await interleaved(
-            runs: runs, { for i in 0..<cycles { await kit.cycle(i) } },
-            { for i in 0..<cycles { await leanPeer.cycle(i) } })
-        func perThousand(_ time: Duration) -> String { ms(time / cycles * 1000) }
-        rows.append(
-            Row(
-                "1. refresh cycle, kit / bare baseline (\(perThousand(kitTime)) vs \(perThousand(bareTime)) per 1,000)",
-                kitTime, over: bareTime, atMost: 1.25))
-        rows.append(
-            Row(
-                scenario: "1. refresh cycle, OpenCombine peer / kit (\(perThousand(peerTime)) per 1,000)",
-                measured: format(ratio(peerTime, kitAgain)), target: "≥ 2.00", passed: ratio(peerTime, kitAgain) >= 2))
-        rows.append(
-            Row(
-                scenario: "1. (context) OpenCombine peer / bare baseline: the most peer / kit can be at kit = bare",
-                measured: format(ratio(peerAgain, bareAgain)), target: "—", passed: true))
-        rows.append(
-            Row(
-                scenario:
-                    "1. (context) lean OpenCombine peer / kit: no loading or error state (\(perThousand(leanTime)) per 1,000)",
-                measured: format(ratio(leanTime, kitOnceMore)), target: "—", passed: true))
-
+        rows += await RefreshCycleComparison(kit: kit, bare: bare).rows()
     }
     // 2. Burst of 10,000 refreshes.
     if wanted(2) {
