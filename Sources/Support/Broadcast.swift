@@ -78,7 +78,8 @@
     /// delivers the queue outside the lock.
     @inlinable func enqueue(_ element: Element?, finishing: Bool) {
         var delivery: Delivery? = state.withLock { state in
-            guard !state.isFinished else { return nil }
+            // NB: a value sent to no subscriber reaches nobody, queued or not.
+            guard !state.isFinished, finishing || !state.continuations.isEmpty else { return nil }
             let delivery = Delivery(element: element, recipients: state.continuations)
             if finishing {
                 state.isFinished = true

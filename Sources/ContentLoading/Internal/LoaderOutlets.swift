@@ -96,18 +96,24 @@ import ContentLoadingSupport
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
     @inlinable package func publish(_ state: ContentLoadingState<Output>, lastSettled: LoadID?) {
-        let settled: ArraySlice<Waiter> = shared.withLock { shared in
+        let (first, others): (Waiter?, [Waiter]) = shared.withLock { shared in
             shared.current = state
             shared.lastSettled = lastSettled
-            guard let lastSettled, let first = shared.waiters.first, first.ticket <= lastSettled else { return [] }
+            guard let lastSettled, let first = shared.waiters.first, first.ticket <= lastSettled else {
+                return (nil, [])
+            }
             let end = shared.waiters.firstIndex { $0.ticket > lastSettled } ?? shared.waiters.endIndex
-            defer { shared.waiters.removeFirst(end) }
-            return shared.waiters[..<end]
+            // NB: the usual single waiter is taken out without copying the array, which keeps
+            // its storage for the next waiter.
+            let others = end > 1 ? Array(shared.waiters[1..<end]) : []
+            shared.waiters.removeFirst(end)
+            return (first, others)
         }
         // NB: resumed outside the lock: nothing the kit holds a lock for may call out (a
         // resumption can wait for the waiting task's status lock, which its cancellation
         // handler holds while it waits for ours).
-        for waiter in settled { waiter.continuation.resume(returning: state) }
+        first?.continuation.resume(returning: state)
+        for waiter in others { waiter.continuation.resume(returning: state) }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.
