@@ -5,14 +5,17 @@ public final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 
+    /// A counter at zero.
     public init() {}
 
+    /// Adds one.
     public func increment() {
         lock.lock()
         count += 1
         lock.unlock()
     }
 
+    /// The count now.
     public var value: Int {
         lock.lock()
         defer { lock.unlock() }
@@ -25,8 +28,10 @@ public final class LockedValue<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
+    /// A lock around `value`.
     public init(_ value: Value) { self.value = value }
 
+    /// Runs `body` on the value, holding the lock.
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }

@@ -5,8 +5,11 @@ import SellerContacts
 /// Scenario 4: a ~5 MB SellerContacts JSON through the API manager from a `file://` URL, and
 /// `JSONDecoder` on the same bytes in memory.
 public struct DecodingScenario: Sendable {
+    /// The JSON file the API manager reads.
     public let fileURL: URL
+    /// The same bytes, in memory.
     public let data: Data
+    /// How many contacts the file holds.
     public let count: Int
 
     /// Writes the JSON file (about `megabytes` MB) to a temporary directory.

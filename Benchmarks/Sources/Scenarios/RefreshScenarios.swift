@@ -19,6 +19,8 @@ public final class KitRefresher {
     }
 
     let model = Model { await instantLoad($0) }
+
+    /// A model with the instant loader.
     public init() {}
 
     /// Refresh → settled.
@@ -40,10 +42,13 @@ public final class KitRefresher {
 @MainActor
 @Observable
 public final class BareRefresher {
+    /// The last value assigned.
     public private(set) var value: Int?
     @ObservationIgnored private var task: Task<Void, Never>?
+    /// How many results were assigned.
     @ObservationIgnored public private(set) var applied = 0
 
+    /// A refresher with nothing loaded.
     public init() {}
 
     /// Start one task, await an instant loader, assign the result.
@@ -77,11 +82,13 @@ public final class BareRefresher {
 @MainActor
 @Observable
 public final class ContinuationRefresher {
+    /// The last value assigned.
     public private(set) var value: Int?
     @ObservationIgnored private var task: Task<Void, Never>?
     @ObservationIgnored private var waiter: UnsafeContinuation<Void, Never>?
     @ObservationIgnored private var isLoading = false
 
+    /// A refresher with nothing loaded.
     public init() {}
 
     /// Starts a task that awaits the instant loader, assigns the result and resumes the waiter.

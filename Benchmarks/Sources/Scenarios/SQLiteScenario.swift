@@ -11,6 +11,7 @@ import SellerContacts
 /// Scenario 5: a sync of 10,000 contacts into the SQLite store in one transaction, against
 /// raw sqlite3 prepared inserts in one transaction (same pragmas: WAL, synchronous NORMAL).
 public enum SQLiteScenario {
+    /// `count` distinct contacts, in order.
     public static func contacts(_ count: Int) -> [SellerContacts] {
         (0..<count).map { SellerContacts(address: "\($0) Market Street", order: $0, phone: "+1 555 \(100_000 + $0)") }
     }

@@ -4,6 +4,7 @@ import SellerContacts
 /// Scenario 6: 1,000 concurrent syncs of one store. Returns how many remote fetches happened
 /// (the target is exactly one).
 public enum SingleFlightScenario {
+    /// Runs `callers` syncs at once; returns how many remote fetches they made.
     public static func run(callers: Int = 1_000) async throws -> Int {
         let fetches = Counter()
         let gate = AsyncStream<Void>.makeStream()
