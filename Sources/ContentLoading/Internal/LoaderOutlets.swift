@@ -9,13 +9,17 @@ import ContentLoadingSupport
         @usableFromInline let ticket: LoadID
         @usableFromInline let key: UInt64
         @usableFromInline let continuation: UnsafeContinuation<ContentLoadingState<Output>?, Never>
+        /// Whether the waiting task goes on on the main actor, where the model publishes.
+        @usableFromInline let isOnMainActor: Bool
 
         @inlinable init(
-            ticket: LoadID, key: UInt64, continuation: UnsafeContinuation<ContentLoadingState<Output>?, Never>
+            ticket: LoadID, key: UInt64, continuation: UnsafeContinuation<ContentLoadingState<Output>?, Never>,
+            isOnMainActor: Bool
         ) {
             self.ticket = ticket
             self.key = key
             self.continuation = continuation
+            self.isOnMainActor = isOnMainActor
         }
     }
 
@@ -47,6 +51,15 @@ import ContentLoadingSupport
         previous?.cancel()
     }
 
+    /// Lets go of the running task, which has ended, without cancelling it.
+    @inlinable package func releaseEndedTask() {
+        let ended = shared.withLock { shared in
+            defer { shared.task = nil }
+            return shared.task
+        }
+        _ = consume ended  // NB: released outside the lock.
+    }
+
     /// A handle for a refresh served by load `ticket`.
     @inlinable package func handle(ticket: LoadID, model: any AnyObject & Sendable) -> RefreshHandle<Output> {
         RefreshHandle(ticket: ticket, outlets: self, model: model)
@@ -61,6 +74,7 @@ import ContentLoadingSupport
             defer { shared.nextWaiterKey += 1 }
             return shared.nextWaiterKey
         }
+        let isOnMainActor = isolation === MainActor.shared
         return await withTaskCancellationHandler {
             // NB: unsafe (no checking object to allocate): every path resumes it exactly once,
             // under the lock that removes it from `waiters`. Naming `isolation` keeps this
@@ -75,7 +89,9 @@ import ContentLoadingSupport
                     if Task.isCancelled { return .some(nil) }
                     // NB: kept sorted by ticket, so settling removes a prefix.
                     let index = shared.waiters.lastIndex { $0.ticket <= ticket }.map { $0 + 1 } ?? 0
-                    shared.waiters.insert(Waiter(ticket: ticket, key: key, continuation: continuation), at: index)
+                    shared.waiters.insert(
+                        Waiter(ticket: ticket, key: key, continuation: continuation, isOnMainActor: isOnMainActor),
+                        at: index)
                     return .none
                 }
                 if let settled { continuation.resume(returning: settled) }
@@ -94,26 +110,33 @@ import ContentLoadingSupport
         shared.withLock { $0.isShutDown || $0.lastSettled.map { ticket <= $0 } == true }
     }
 
+    /// Settles the refreshes awaited on the main actor that a load up to `lastSettled` serves,
+    /// before the model publishes `state`; call it on the main actor.
+    ///
+    /// NB: such a waiter cannot go on before the main-actor job that publishes ends, so it
+    /// still finds Observation, `stateDidChange` and the streams done; resumed first, its
+    /// thread hand-off back to the main actor overlaps the publishing instead of following it
+    /// (the hand-off then usually finds the main queue still draining, and wakes no thread).
+    @inlinable package func settleMainActorWaiters(in state: ContentLoadingState<Output>, lastSettled: LoadID?) {
+        guard let lastSettled else { return }
+        let settled = shared.withLock { $0.takeWaiters(settledBy: lastSettled, mainActorOnly: true) }
+        settled.first?.continuation.resume(returning: state)
+        for waiter in settled.others { waiter.continuation.resume(returning: state) }
+    }
+
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
     @inlinable package func publish(_ state: ContentLoadingState<Output>, lastSettled: LoadID?) {
-        let (first, others): (Waiter?, [Waiter]) = shared.withLock { shared in
+        let settled: (first: Waiter?, others: [Waiter]) = shared.withLock { shared in
             shared.current = state
             shared.lastSettled = lastSettled
-            guard let lastSettled, let first = shared.waiters.first, first.ticket <= lastSettled else {
-                return (nil, [])
-            }
-            let end = shared.waiters.firstIndex { $0.ticket > lastSettled } ?? shared.waiters.endIndex
-            // NB: the usual single waiter is taken out without copying the array, which keeps
-            // its storage for the next waiter.
-            let others = end > 1 ? Array(shared.waiters[1..<end]) : []
-            shared.waiters.removeFirst(end)
-            return (first, others)
+            guard let lastSettled else { return (nil, []) }
+            return shared.takeWaiters(settledBy: lastSettled, mainActorOnly: false)
         }
         // NB: resumed outside the lock: nothing the kit holds a lock for may call out (a
         // resumption can wait for the waiting task's status lock, which its cancellation
         // handler holds while it waits for ours).
-        first?.continuation.resume(returning: state)
-        for waiter in others { waiter.continuation.resume(returning: state) }
+        settled.first?.continuation.resume(returning: state)
+        for waiter in settled.others { waiter.continuation.resume(returning: state) }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.
@@ -131,5 +154,33 @@ import ContentLoadingSupport
         states.finish()
         contents.finish()
         errors.finish()
+    }
+}
+
+extension LoaderOutlets.Shared {
+    /// Takes out the waiters for loads up to `lastSettled` (only those on the main actor when
+    /// `mainActorOnly`), in ticket order.
+    @inlinable mutating func takeWaiters(
+        settledBy lastSettled: LoadID, mainActorOnly: Bool
+    ) -> (first: LoaderOutlets.Waiter?, others: [LoaderOutlets.Waiter]) {
+        let end = waiters.firstIndex { $0.ticket > lastSettled } ?? waiters.endIndex
+        guard end > 0 else { return (nil, []) }
+        if mainActorOnly {
+            let onMainActor = waiters[..<end].lazy.filter(\.isOnMainActor).count
+            guard onMainActor > 0 else { return (nil, []) }
+            if onMainActor < end {
+                // NB: waiters on several actors at once, which is rare; the others stay, in order.
+                let settled = Array(waiters[..<end])
+                let taken = settled.filter(\.isOnMainActor)
+                waiters.replaceSubrange(..<end, with: settled.filter { !$0.isOnMainActor })
+                return (taken.first, Array(taken.dropFirst()))
+            }
+        }
+        // NB: the usual single waiter is taken out without copying the array, which keeps its
+        // storage for the next waiter.
+        let first = waiters[0]
+        let others = end > 1 ? Array(waiters[1..<end]) : []
+        waiters.removeFirst(end)
+        return (first, others)
     }
 }

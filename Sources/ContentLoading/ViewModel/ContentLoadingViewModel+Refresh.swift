@@ -99,6 +99,9 @@ extension ContentLoadingViewModel {
             }
         if case .settled(let next?) = action { start(next) }
         publish()
+        // NB: the ended task is let go now, after its waiters were resumed, rather than by the
+        // next refresh, which would release it on the way to its own waiter.
+        if case .settled(nil) = action { outlets.releaseEndedTask() }
     }
 
     /// Replaces the content without a load: a local edit, such as an appended page or a
@@ -111,9 +114,14 @@ extension ContentLoadingViewModel {
     }
 
     /// Publishes what the last events changed: Observation, streams, waiting handles.
+    ///
+    /// A handle awaited on the main actor is resumed first: it goes on only after this job, so
+    /// it still finds the rest done (see `LoaderOutlets.settleMainActorWaiters`);
+    /// the other handles are resumed last.
     @inlinable func publish() {
         let changes = machine.takeChanges()
         let newState = machine.state
+        outlets.settleMainActorWaiters(in: newState, lastSettled: machine.lastSettled)
         if changes.contains(.state) {
             let oldState = storedState
             if changes.contains(.content) { previousContent = oldState.content }
