@@ -1,0 +1,64 @@
+import ContentLoading
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Observation
+import Testing
+
+/// What a task awaiting a refresh finds when `settled()` returns: the settled state already
+/// published to Observation and `stateDidChange`, on the main actor (where such a waiter is
+/// resumed before the model publishes) and off it (where it is resumed after).
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct SettledOrderTests {
+    /// A model that records every state `stateDidChange` is told of.
+    final class RecordingModel: ContentLoadingViewModel<Int, Int> {
+        var told: [ContentLoadingState<Int>] = []
+
+        override func stateDidChange(from oldState: ContentLoadingState<Int>, to newState: ContentLoadingState<Int>) {
+            told.append(newState)
+        }
+    }
+
+    let loader = ControlledLoader<Int, Int>()
+
+    @Test func onTheMainActorTheSettledStateIsPublishedWhenSettledReturns() async throws {
+        let model = RecordingModel(load: loader.load)
+        let handle = model.refresh(1)
+        let observed = Locked(false)
+        withObservationTracking({ _ = model.state }, onChange: { observed.withLock { $0 = true } })
+        loader.complete(try await loader.call(0), returning: 10)
+        let state = await handle.settled()
+        #expect(state == .success(10))
+        #expect(model.state == state)
+        #expect(model.told == [.loading(previous: nil), .success(10)])
+        #expect(observed.withLock { $0 }, "Observation was told before the waiter went on")
+    }
+
+    @Test func offTheMainActorTheSettledStateIsPublishedWhenSettledReturns() async throws {
+        let model = RecordingModel(load: loader.load)
+        let handle = model.refresh(1)
+        let waiter = Task.detached { await handle.settled() }
+        loader.complete(try await loader.call(0), returning: 10)
+        let state = await waiter.value
+        #expect(state == .success(10))
+        #expect(model.told.last == state)
+    }
+
+    @Test func aWaiterOnTheMainActorGetsTheStateItsLoadSettledIn() async throws {
+        // NB: `stateDidChange` starts another refresh the moment the first value arrives; the
+        // first handle still returns the state its load settled in.
+        let model = ChainingModel(load: loader.load)
+        let first = model.refresh(1)
+        loader.complete(try await loader.call(0), returning: 10)
+        #expect(await first.settled() == .success(10))
+        #expect(model.state == .loading(previous: 10), "the chained refresh runs")
+        model.cancel()
+    }
+
+    /// A model that refreshes again when its first value arrives.
+    final class ChainingModel: ContentLoadingViewModel<Int, Int> {
+        override func stateDidChange(from oldState: ContentLoadingState<Int>, to newState: ContentLoadingState<Int>) {
+            if newState == .success(10) { refresh(2) }
+        }
+    }
+}
