@@ -15,12 +15,13 @@ struct RefreshCycleComparison {
     let continuation = ContinuationRefresher()
     let peer = CombineRefresher()
     let leanPeer = LeanCombineRefresher()
+    let parking = ParkingRefresher()
     let runs = 31
     let cycles = 5_000
     let warmUp = 20_000
 
     enum Subject: CaseIterable {
-        case kit, bare, continuation, peer, leanPeer
+        case kit, bare, continuation, peer, leanPeer, parking
     }
 
     func cycle(_ subject: Subject, _ input: Int) async {
@@ -30,6 +31,7 @@ struct RefreshCycleComparison {
         case .continuation: await continuation.cycle(input)
         case .peer: await peer.cycle(input)
         case .leanPeer: await leanPeer.cycle(input)
+        case .parking: await parking.cycle(input)
         }
     }
 
@@ -72,6 +74,10 @@ struct RefreshCycleComparison {
                 scenario:
                     "1. (context) hand-written baselines per 1,000: Task.value \(ms(median(.bare))), continuation \(ms(median(.continuation)))",
                 measured: format(ratio(median(.bare), median(.continuation))), target: "—", passed: true),
+            Row(
+                scenario:
+                    "1. (context) kit / hand-written parking on the main queue, no thread hand-off (\(ms(median(.parking))) per 1,000)",
+                measured: format(ratio(kitTime, median(.parking))), target: "—", passed: true),
         ]
     }
 }

@@ -56,7 +56,7 @@ func format(_ value: Double) -> String { String(format: "%.2f", value) }
 let selected = Set(CommandLine.arguments.dropFirst().compactMap(Int.init))
 func wanted(_ scenario: Int) -> Bool { selected.isEmpty || selected.contains(scenario) }
 
-/// `ratio-report --profile-cycles N [kit|bare|continuation|peer|lean-peer]`: only N refresh cycles of one of them
+/// `ratio-report --profile-cycles N [kit|bare|continuation|peer|lean-peer|parking]`: only N refresh cycles of one of them
 /// (the kit by default), for a profiler.
 @MainActor
 func profileCycles(_ count: Int, of subject: String) async {
@@ -73,6 +73,9 @@ func profileCycles(_ count: Int, of subject: String) async {
     case "lean-peer":
         let peer = LeanCombineRefresher()
         for input in 0..<count { await peer.cycle(input) }
+    case "parking":
+        let parking = ParkingRefresher()
+        for input in 0..<count { await parking.cycle(input) }
     default:
         let kit = KitRefresher()
         for input in 0..<count { await kit.cycle(input) }
