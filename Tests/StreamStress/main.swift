@@ -36,6 +36,10 @@ func stressBroadcast(iterations: Int) async {
         while !Task.isCancelled {
             broadcast.send(value)
             value += 1
+            // NB: a send never suspends, so without a yield the sender holds its thread of the
+            // cooperative pool for good; with two cores the reader (which always finds a value
+            // waiting) takes the other, and the task that cancels the reader never runs.
+            if value % 64 == 0 { await Task.yield() }
         }
     }
     for _ in 0..<iterations {
