@@ -179,4 +179,18 @@ struct ContentLoadingViewModelTests {
         try await loader.complete(loader.call(0), returning: 1)
         #expect(await handle.settled() == .success(1))
     }
+
+    @Test func awaitingTaskCancelledWhileItWaitsReturnsTheCurrentState() async throws {
+        let loader = ControlledLoader<Int, Int>()
+        let model = ContentLoadingViewModel<Int, Int>(load: loader.load)
+        let handle = model.refresh(1)
+        let waiter = Task { await handle.settled() }
+        // NB: the waiter's first job was queued on the main actor before this task comes back
+        // from the yield (which goes through the global executor), so the waiter waits by then.
+        await Task.yield()
+        waiter.cancel()
+        #expect(await waiter.value == .loading(previous: nil))
+        try await loader.complete(loader.call(0), returning: 1)
+        #expect(await handle.settled() == .success(1))
+    }
 }

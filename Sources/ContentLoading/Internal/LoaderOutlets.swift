@@ -6,20 +6,36 @@ import ContentLoadingSupport
 @usableFromInline package final class LoaderOutlets<Output: Sendable>: Sendable {
     /// A task awaiting the settlement of load `ticket`.
     @usableFromInline struct Waiter {
+        /// How the waiting task goes on.
+        @usableFromInline enum Resumption {
+            /// A task on the main actor, where the model publishes, parked so that its
+            /// resumption wakes no thread (see `ParkingSpot`).
+            case parked(ParkingSpot<ContentLoadingState<Output>?>)
+            /// A task on any other actor, or none.
+            case continuation(UnsafeContinuation<ContentLoadingState<Output>?, Never>)
+        }
+
         @usableFromInline let ticket: LoadID
         @usableFromInline let key: UInt64
-        @usableFromInline let continuation: UnsafeContinuation<ContentLoadingState<Output>?, Never>
-        /// Whether the waiting task goes on on the main actor, where the model publishes.
-        @usableFromInline let isOnMainActor: Bool
+        @usableFromInline let resumption: Resumption
 
-        @inlinable init(
-            ticket: LoadID, key: UInt64, continuation: UnsafeContinuation<ContentLoadingState<Output>?, Never>,
-            isOnMainActor: Bool
-        ) {
+        @inlinable init(ticket: LoadID, key: UInt64, resumption: Resumption) {
             self.ticket = ticket
             self.key = key
-            self.continuation = continuation
-            self.isOnMainActor = isOnMainActor
+            self.resumption = resumption
+        }
+
+        /// Whether the waiting task goes on on the main actor.
+        @inlinable var isOnMainActor: Bool {
+            if case .parked = resumption { true } else { false }
+        }
+
+        /// Lets the waiting task go on with `state`; call it exactly once.
+        @inlinable func resume(returning state: ContentLoadingState<Output>?) {
+            switch resumption {
+            case .parked(let spot): spot.release(with: state)
+            case .continuation(let continuation): continuation.resume(returning: state)
+            }
         }
     }
 
@@ -74,34 +90,46 @@ import ContentLoadingSupport
             defer { shared.nextWaiterKey += 1 }
             return shared.nextWaiterKey
         }
-        let isOnMainActor = isolation === MainActor.shared
         return await withTaskCancellationHandler {
+            if isolation === MainActor.shared {
+                let spot = ParkingSpot<ContentLoadingState<Output>?>()
+                if let settled = register(Waiter(ticket: ticket, key: key, resumption: .parked(spot))) {
+                    return settled
+                }
+                return await spot.wait(isolation: isolation)
+            }
             // NB: unsafe (no checking object to allocate): every path resumes it exactly once,
             // under the lock that removes it from `waiters`. Naming `isolation` keeps this
             // closure on the caller's actor; without it the closure is nonisolated, and
             // registering the waiter hopped to the global executor and back (a thread
             // hand-off on every awaited refresh).
-            await withUnsafeContinuation(isolation: isolation) { continuation in
-                let settled: ContentLoadingState<Output>?? = shared.withLock { shared in
-                    if shared.isShutDown || shared.lastSettled.map({ ticket <= $0 }) == true {
-                        return .some(shared.current)
-                    }
-                    if Task.isCancelled { return .some(nil) }
-                    // NB: kept sorted by ticket, so settling removes a prefix.
-                    let index = shared.waiters.lastIndex { $0.ticket <= ticket }.map { $0 + 1 } ?? 0
-                    shared.waiters.insert(
-                        Waiter(ticket: ticket, key: key, continuation: continuation, isOnMainActor: isOnMainActor),
-                        at: index)
-                    return .none
+            return await withUnsafeContinuation(isolation: isolation) { continuation in
+                if let settled = register(Waiter(ticket: ticket, key: key, resumption: .continuation(continuation))) {
+                    continuation.resume(returning: settled)
                 }
-                if let settled { continuation.resume(returning: settled) }
             }
         } onCancel: {
             let waiter: Waiter? = shared.withLock { shared in
                 guard let index = shared.waiters.firstIndex(where: { $0.key == key }) else { return nil }
                 return shared.waiters.remove(at: index)
             }
-            waiter?.continuation.resume(returning: nil)
+            waiter?.resume(returning: nil)
+        }
+    }
+
+    /// Adds `waiter` to the waiting tasks, unless its load has settled (or the outlets shut
+    /// down), which returns the state to go on with, or its task is cancelled, which returns
+    /// `.some(nil)`.
+    @inlinable func register(_ waiter: Waiter) -> ContentLoadingState<Output>?? {
+        shared.withLock { shared in
+            if shared.isShutDown || shared.lastSettled.map({ waiter.ticket <= $0 }) == true {
+                return .some(shared.current)
+            }
+            if Task.isCancelled { return .some(nil) }
+            // NB: kept sorted by ticket, so settling removes a prefix.
+            let index = shared.waiters.lastIndex { $0.ticket <= waiter.ticket }.map { $0 + 1 } ?? 0
+            shared.waiters.insert(waiter, at: index)
+            return .none
         }
     }
 
@@ -113,15 +141,15 @@ import ContentLoadingSupport
     /// Settles the refreshes awaited on the main actor that a load up to `lastSettled` serves,
     /// before the model publishes `state`; call it on the main actor.
     ///
-    /// NB: such a waiter cannot go on before the main-actor job that publishes ends, so it
-    /// still finds Observation, `stateDidChange` and the streams done; resumed first, its
-    /// thread hand-off back to the main actor overlaps the publishing instead of following it
-    /// (the hand-off then usually finds the main queue still draining, and wakes no thread).
+    /// NB: such a waiter is parked, and its release queues it on the main queue, behind the
+    /// main-actor job that publishes; so it still finds Observation, `stateDidChange` and the
+    /// streams done, and it goes on with the state its load settled in even when
+    /// `stateDidChange` starts another load before the publishing ends.
     @inlinable package func settleMainActorWaiters(in state: ContentLoadingState<Output>, lastSettled: LoadID?) {
         guard let lastSettled else { return }
         let settled = shared.withLock { $0.takeWaiters(settledBy: lastSettled, mainActorOnly: true) }
-        settled.first?.continuation.resume(returning: state)
-        for waiter in settled.others { waiter.continuation.resume(returning: state) }
+        settled.first?.resume(returning: state)
+        for waiter in settled.others { waiter.resume(returning: state) }
     }
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
@@ -135,8 +163,8 @@ import ContentLoadingSupport
         // NB: resumed outside the lock: nothing the kit holds a lock for may call out (a
         // resumption can wait for the waiting task's status lock, which its cancellation
         // handler holds while it waits for ours).
-        settled.first?.continuation.resume(returning: state)
-        for waiter in settled.others { waiter.continuation.resume(returning: state) }
+        settled.first?.resume(returning: state)
+        for waiter in settled.others { waiter.resume(returning: state) }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.
@@ -150,7 +178,7 @@ import ContentLoadingSupport
             return (shared.task, shared.waiters, shared.current)
         }
         task?.cancel()
-        for waiter in waiters { waiter.continuation.resume(returning: state) }
+        for waiter in waiters { waiter.resume(returning: state) }
         states.finish()
         contents.finish()
         errors.finish()

@@ -115,9 +115,9 @@ extension ContentLoadingViewModel {
 
     /// Publishes what the last events changed: Observation, streams, waiting handles.
     ///
-    /// A handle awaited on the main actor is resumed first: it goes on only after this job, so
-    /// it still finds the rest done (see `LoaderOutlets.settleMainActorWaiters`);
-    /// the other handles are resumed last.
+    /// A handle awaited on the main actor is released first: it goes on only after this job,
+    /// so it still finds the rest done (see `LoaderOutlets.settleMainActorWaiters`); the other
+    /// handles are resumed last.
     @inlinable func publish() {
         let changes = machine.takeChanges()
         let newState = machine.state
