@@ -1,13 +1,14 @@
 import Scenarios
 
-/// Scenario 1: the kit's refresh cycle against two hand-written baselines and two OpenCombine
-/// peers, all five measured in one group.
+/// Scenario 1: the kit's refresh cycle against three hand-written baselines and two OpenCombine
+/// peers, all six measured in one group.
 ///
-/// Every run times `cycles` refresh cycles of each subject in turn, so all five meet the same
-/// machine; each subject's figure is the median of `runs` such runs. A cycle's time is mostly
-/// thread hand-offs (the waiter's resumption goes through the global executor and back to the
-/// main actor), whose cost depends on what the other core is doing, so many short runs after a
-/// long warm-up give steadier medians than a few long ones.
+/// Every run times `cycles` refresh cycles of each subject in turn, so all six meet the same
+/// machine; each subject's figure is the median of `runs` such runs. A cycle that waits with a
+/// continuation or `Task.value` is mostly thread hand-offs (the waiter's resumption goes
+/// through the global executor and back to the main actor), whose cost depends on what the
+/// other core is doing, so many short runs after a long warm-up give steadier medians than a
+/// few long ones. The kit and the parking baseline hand no thread over: their cycles are CPU.
 @MainActor
 struct RefreshCycleComparison {
     let kit: KitRefresher
@@ -54,13 +55,15 @@ struct RefreshCycleComparison {
         let medians = await medians()
         func median(_ subject: Subject) -> Duration { medians[subject]! }  // NB: every subject ran.
         let kitTime = median(.kit)
-        // NB: the floor is whichever hand-written baseline was faster in this run.
-        let floor = min(median(.bare), median(.continuation))
-        let floorName = median(.bare) <= median(.continuation) ? "Task.value" : "continuation"
+        // NB: the floor is whichever hand-written baseline was fastest in this run.
+        let handWritten: [(subject: Subject, name: String)] = [
+            (.bare, "Task.value"), (.continuation, "continuation"), (.parking, "parking"),
+        ]
+        let floor = handWritten.min { median($0.subject) < median($1.subject) }!  // NB: not empty.
         return [
             Row(
-                "1. refresh cycle, kit / floor, the faster hand-written baseline (\(ms(kitTime)) vs \(ms(floor)) per 1,000, \(floorName))",
-                kitTime, over: floor, atMost: 1.25),
+                "1. refresh cycle, kit / floor, the fastest hand-written baseline (\(ms(kitTime)) vs \(ms(median(floor.subject))) per 1,000, \(floor.name))",
+                kitTime, over: median(floor.subject), atMost: 1.25),
             Row(
                 scenario: "1. refresh cycle, OpenCombine peer / kit (\(ms(median(.peer))) per 1,000)",
                 measured: format(ratio(median(.peer), kitTime)), target: "≥ 2.00",
@@ -72,12 +75,8 @@ struct RefreshCycleComparison {
                 passed: ratio(median(.leanPeer), kitTime) >= 1),
             Row(
                 scenario:
-                    "1. (context) hand-written baselines per 1,000: Task.value \(ms(median(.bare))), continuation \(ms(median(.continuation)))",
-                measured: format(ratio(median(.bare), median(.continuation))), target: "—", passed: true),
-            Row(
-                scenario:
-                    "1. (context) kit / hand-written parking on the main queue, no thread hand-off (\(ms(median(.parking))) per 1,000)",
-                measured: format(ratio(kitTime, median(.parking))), target: "—", passed: true),
+                    "1. (context) kit / the continuation baseline, which waits as an app's code usually does; hand-written per 1,000: Task.value \(ms(median(.bare))), continuation \(ms(median(.continuation))), parking \(ms(median(.parking)))",
+                measured: format(ratio(kitTime, median(.continuation))), target: "—", passed: true),
         ]
     }
 }
