@@ -1,46 +1,66 @@
 import ContentLoadingSupport
 import Testing
 
-/// A task parked on the main actor goes on, on the main actor, with the value it is released
-/// with, whenever and wherever the release happens.
+/// A task parked on the main actor goes on, on the main actor, once its spot is released,
+/// whenever and wherever the release happens.
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct ParkingSpotTests {
-    @Test func aSpotReleasedBeforeTheWaitLetsTheTaskThroughAtOnce() async {
-        let spot = ParkingSpot<Int>()
-        spot.release(with: 1)
-        #expect(await spot.wait() == 1)
+    /// The indexes of the waiters that went on, in order.
+    final class Log {
+        var entries: [Int] = []
     }
 
-    @Test func aParkedTaskGoesOnOnTheMainActorWithItsValue() async {
-        let spot = ParkingSpot<Int>()
+    @Test func aSpotReleasedBeforeTheWaitLetsTheTaskThroughAtOnce() async {
+        let spot = ParkingSpot()
+        spot.release()
+        await spot.wait()
+        MainActor.preconditionIsolated("a parked task goes on on the main actor")
+    }
+
+    @Test func aParkedTaskGoesOnOnTheMainActorOnlyAfterItsRelease() async {
+        let spot = ParkingSpot()
+        let log = Log()
         let waiter = Task {
-            let value = await spot.wait()
+            await spot.wait()
             MainActor.preconditionIsolated("a parked task goes on on the main actor")
-            return value
+            log.entries.append(1)
         }
         // NB: the waiter's first job was queued on the main actor before this task comes back
         // from the yield (which goes through the global executor), so it has parked by then.
         await Task.yield()
-        await Task.detached { spot.release(with: 7) }.value
-        #expect(await waiter.value == 7)
+        log.entries.append(0)
+        await Task.detached { spot.release() }.value
+        await waiter.value
+        #expect(log.entries == [0, 1])
     }
 
-    @Test func anOptionalValueCanBeNil() async {
-        let spot = ParkingSpot<Int?>()
-        let waiter = Task { await spot.wait() }
-        await Task.yield()
-        spot.release(with: nil)
-        #expect(await waiter.value == .some(nil))
+    @Test func aSpotIsUsedAgainOnceItsWaitReturned() async {
+        let spot = ParkingSpot()
+        for round in 0..<3 {
+            let waiter = Task { await spot.wait() }
+            await Task.yield()
+            spot.release()
+            await waiter.value
+            if round == 1 {
+                spot.release()  // NB: released before the wait, this time.
+                await spot.wait()
+            }
+        }
     }
 
-    @Test func eachParkedTaskGetsTheValueOfItsOwnSpot() async {
-        let spots = (0..<20).map { _ in ParkingSpot<Int>() }
-        let waiters = spots.map { spot in Task { await spot.wait() } }
+    @Test func eachParkedTaskGoesOnWhenItsOwnSpotIsReleased() async {
+        let spots = (0..<20).map { _ in ParkingSpot() }
+        let log = Log()
+        let waiters = spots.enumerated().map { index, spot in
+            Task {
+                await spot.wait()
+                log.entries.append(index)
+            }
+        }
         await Task.yield()
-        for (index, spot) in spots.enumerated().reversed() { spot.release(with: index) }
-        var values: [Int] = []
-        for waiter in waiters { values.append(await waiter.value) }
-        #expect(values == Array(0..<20))
+        for spot in spots.reversed() { spot.release() }
+        for waiter in waiters { await waiter.value }
+        #expect(log.entries == Array((0..<20).reversed()), "released jobs run in the order of their release")
     }
 }

@@ -10,7 +10,7 @@ import ContentLoadingSupport
         @usableFromInline enum Resumption {
             /// A task on the main actor, where the model publishes, parked so that its
             /// resumption wakes no thread (see `ParkingSpot`).
-            case parked(ParkingSpot<ContentLoadingState<Output>?>)
+            case parked(ParkingSpot)
             /// A task on any other actor, or none.
             case continuation(UnsafeContinuation<ContentLoadingState<Output>?, Never>)
         }
@@ -30,11 +30,15 @@ import ContentLoadingSupport
             if case .parked = resumption { true } else { false }
         }
 
-        /// Lets the waiting task go on with `state`; call it exactly once.
-        @inlinable func resume(returning state: ContentLoadingState<Output>?) {
+        /// Lets the waiting task go on with `state`; call it exactly once, after taking the
+        /// waiter out of `outlets`, outside its lock.
+        @inlinable func resume(returning state: ContentLoadingState<Output>?, in outlets: LoaderOutlets) {
             switch resumption {
-            case .parked(let spot): spot.release(with: state)
-            case .continuation(let continuation): continuation.resume(returning: state)
+            case .parked(let spot):
+                outlets.shared.withLock { _ = $0.parkedResults.updateValue(state, forKey: key) }
+                spot.release()
+            case .continuation(let continuation):
+                continuation.resume(returning: state)
             }
         }
     }
@@ -46,6 +50,10 @@ import ContentLoadingSupport
         @usableFromInline var current: ContentLoadingState<Output> = .unloaded
         @usableFromInline var lastSettled: LoadID?
         @usableFromInline var isShutDown = false
+        /// What each released parked waiter goes on with, by key, until it takes it.
+        @usableFromInline var parkedResults: [UInt64: ContentLoadingState<Output>?] = [:]
+        /// A parking spot no task is using, kept for the next waiter on the main actor.
+        @usableFromInline var idleSpot: ParkingSpot?
     }
 
     @usableFromInline package let states = Broadcast<ContentLoadingState<Output>>()
@@ -92,11 +100,19 @@ import ContentLoadingSupport
         }
         return await withTaskCancellationHandler {
             if isolation === MainActor.shared {
-                let spot = ParkingSpot<ContentLoadingState<Output>?>()
+                let spot = shared.withLock { $0.idleSpot.take() } ?? ParkingSpot()
                 if let settled = register(Waiter(ticket: ticket, key: key, resumption: .parked(spot))) {
+                    shared.withLock { $0.idleSpot = spot }
                     return settled
                 }
-                return await spot.wait(isolation: isolation)
+                await spot.wait(isolation: isolation)
+                return shared.withLock { shared in
+                    shared.idleSpot = spot
+                    guard let state = shared.parkedResults.removeValue(forKey: key) else {
+                        preconditionFailure("a parked refresh waiter went on without its state")
+                    }
+                    return state
+                }
             }
             // NB: unsafe (no checking object to allocate): every path resumes it exactly once,
             // under the lock that removes it from `waiters`. Naming `isolation` keeps this
@@ -113,7 +129,7 @@ import ContentLoadingSupport
                 guard let index = shared.waiters.firstIndex(where: { $0.key == key }) else { return nil }
                 return shared.waiters.remove(at: index)
             }
-            waiter?.resume(returning: nil)
+            waiter?.resume(returning: nil, in: self)
         }
     }
 
@@ -148,8 +164,8 @@ import ContentLoadingSupport
     @inlinable package func settleMainActorWaiters(in state: ContentLoadingState<Output>, lastSettled: LoadID?) {
         guard let lastSettled else { return }
         let settled = shared.withLock { $0.takeWaiters(settledBy: lastSettled, mainActorOnly: true) }
-        settled.first?.resume(returning: state)
-        for waiter in settled.others { waiter.resume(returning: state) }
+        settled.first?.resume(returning: state, in: self)
+        for waiter in settled.others { waiter.resume(returning: state, in: self) }
     }
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
@@ -163,8 +179,8 @@ import ContentLoadingSupport
         // NB: resumed outside the lock: nothing the kit holds a lock for may call out (a
         // resumption can wait for the waiting task's status lock, which its cancellation
         // handler holds while it waits for ours).
-        settled.first?.resume(returning: state)
-        for waiter in settled.others { waiter.resume(returning: state) }
+        settled.first?.resume(returning: state, in: self)
+        for waiter in settled.others { waiter.resume(returning: state, in: self) }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.
@@ -178,7 +194,7 @@ import ContentLoadingSupport
             return (shared.task, shared.waiters, shared.current)
         }
         task?.cancel()
-        for waiter in waiters { waiter.resume(returning: state) }
+        for waiter in waiters { waiter.resume(returning: state, in: self) }
         states.finish()
         contents.finish()
         errors.finish()
