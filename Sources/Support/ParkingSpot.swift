@@ -68,9 +68,12 @@ import Dispatch
         if isReleased { run(job) }
     }
 
+    /// The main queue, looked up once (on Linux each `DispatchQueue.main` is a new object).
+    private static let mainQueue = DispatchQueue.main
+
     private func run(_ job: UnownedJob) {
         let executor = asUnownedSerialExecutor()
-        DispatchQueue.main.async { job.runSynchronously(on: executor) }
+        Self.mainQueue.async { job.runSynchronously(on: executor) }
     }
 }
 
