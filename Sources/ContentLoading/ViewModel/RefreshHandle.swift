@@ -28,6 +28,12 @@ public struct RefreshHandle<Output: Sendable>: Sendable {
     /// newer load settles. If the awaiting task is cancelled, returns the current state at
     /// once; the load goes on.
     ///
+    /// Awaited on the main actor (as from SwiftUI's `.refreshable`), the wait goes on through
+    /// the main queue when the load settles, so resuming it wakes no other thread. By then the
+    /// model has published the settled state to Observation,
+    /// ``ContentLoadingViewModel/stateDidChange(from:to:)`` and the streams (whose subscribers
+    /// read it on their own tasks).
+    ///
     /// - Parameter isolation: The actor the caller runs on, which this awaits on without
     ///   hopping off it; leave it to its default.
     @inlinable @discardableResult
