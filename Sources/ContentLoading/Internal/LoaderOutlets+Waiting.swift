@@ -27,15 +27,12 @@ extension LoaderOutlets {
             if case .parked = resumption { true } else { false }
         }
 
-        /// Lets the waiting task go on with `state`; call it exactly once, after taking the
-        /// waiter out of `outlets`, outside its lock.
-        @inlinable func resume(returning state: ContentLoadingState<Output>?, in outlets: LoaderOutlets) {
+        /// Lets the waiting task go on with `state`; call it exactly once, outside the lock,
+        /// after taking the waiter out with `Shared.handOver(_:to:)`.
+        @inlinable func resume(returning state: ContentLoadingState<Output>?) {
             switch resumption {
-            case .parked(let spot):
-                outlets.shared.withLock { _ = $0.parkedResults.updateValue(state, forKey: key) }
-                spot.release()
-            case .continuation(let continuation):
-                continuation.resume(returning: state)
+            case .parked(let spot): spot.release()
+            case .continuation(let continuation): continuation.resume(returning: state)
             }
         }
     }
@@ -57,16 +54,15 @@ extension LoaderOutlets {
             // registering the waiter hopped to the global executor and back (a thread
             // hand-off on every awaited refresh).
             return await withUnsafeContinuation(isolation: isolation) { continuation in
-                if let settled = register(Waiter(ticket: ticket, key: key, resumption: .continuation(continuation))) {
-                    continuation.resume(returning: settled)
-                }
+                let waiter = Waiter(ticket: ticket, key: key, resumption: .continuation(continuation))
+                if let settled = shared.withLock({ $0.add(waiter) }) { continuation.resume(returning: settled) }
             }
         } onCancel: {
             let waiter: Waiter? = shared.withLock { shared in
                 guard let index = shared.waiters.firstIndex(where: { $0.key == key }) else { return nil }
-                return shared.waiters.remove(at: index)
+                return shared.handOver(nil, to: shared.waiters.remove(at: index))
             }
-            waiter?.resume(returning: nil, in: self)
+            waiter?.resume(returning: nil)
         }
     }
 
@@ -75,11 +71,13 @@ extension LoaderOutlets {
     @inlinable func waitParked(
         _ ticket: LoadID, key: UInt64, isolation: isolated (any Actor)?
     ) async -> ContentLoadingState<Output>? {
-        let spot = shared.withLock { $0.idleSpot.take() } ?? ParkingSpot()
-        if let settled = register(Waiter(ticket: ticket, key: key, resumption: .parked(spot))) {
-            shared.withLock { $0.idleSpot = spot }
-            return settled
+        let (spot, settled) = shared.withLock { shared -> (ParkingSpot, ContentLoadingState<Output>??) in
+            let spot = shared.idleSpot.take() ?? ParkingSpot()
+            let settled = shared.add(Waiter(ticket: ticket, key: key, resumption: .parked(spot)))
+            if settled != nil { shared.idleSpot = spot }
+            return (spot, settled)
         }
+        if let settled { return settled }
         await spot.wait(isolation: isolation)
         return shared.withLock { shared in
             shared.idleSpot = spot
@@ -89,20 +87,28 @@ extension LoaderOutlets {
             return state
         }
     }
+}
 
+extension LoaderOutlets.Shared {
     /// Adds `waiter` to the waiting tasks, unless its load has settled (or the outlets shut
     /// down), which returns the state to go on with, or its task is cancelled, which returns
     /// `.some(nil)`.
-    @inlinable func register(_ waiter: Waiter) -> ContentLoadingState<Output>?? {
-        shared.withLock { shared in
-            if shared.isShutDown || shared.lastSettled.map({ waiter.ticket <= $0 }) == true {
-                return .some(shared.current)
-            }
-            if Task.isCancelled { return .some(nil) }
-            // NB: kept sorted by ticket, so settling removes a prefix.
-            let index = shared.waiters.lastIndex { $0.ticket <= waiter.ticket }.map { $0 + 1 } ?? 0
-            shared.waiters.insert(waiter, at: index)
-            return .none
-        }
+    @inlinable mutating func add(_ waiter: LoaderOutlets.Waiter) -> ContentLoadingState<Output>?? {
+        if isShutDown || lastSettled.map({ waiter.ticket <= $0 }) == true { return .some(current) }
+        if Task.isCancelled { return .some(nil) }
+        // NB: kept sorted by ticket, so settling removes a prefix.
+        let index = waiters.lastIndex { $0.ticket <= waiter.ticket }.map { $0 + 1 } ?? 0
+        waiters.insert(waiter, at: index)
+        return .none
+    }
+
+    /// Keeps `state` for `waiter`, taken out of the waiting tasks, if it is parked: a parked
+    /// task takes the state it goes on with from here. Returns `waiter`, to resume outside
+    /// the lock.
+    @inlinable mutating func handOver(
+        _ state: ContentLoadingState<Output>?, to waiter: LoaderOutlets.Waiter
+    ) -> LoaderOutlets.Waiter {
+        if waiter.isOnMainActor { parkedResults.updateValue(state, forKey: waiter.key) }
+        return waiter
     }
 }

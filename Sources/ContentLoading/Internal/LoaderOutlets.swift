@@ -64,9 +64,9 @@ import ContentLoadingSupport
     /// `stateDidChange` starts another load before the publishing ends.
     @inlinable package func settleMainActorWaiters(in state: ContentLoadingState<Output>, lastSettled: LoadID?) {
         guard let lastSettled else { return }
-        let settled = shared.withLock { $0.takeWaiters(settledBy: lastSettled, mainActorOnly: true) }
-        settled.first?.resume(returning: state, in: self)
-        for waiter in settled.others { waiter.resume(returning: state, in: self) }
+        let settled = shared.withLock { $0.takeWaiters(settledBy: lastSettled, mainActorOnly: true, handing: state) }
+        settled.first?.resume(returning: state)
+        for waiter in settled.others { waiter.resume(returning: state) }
     }
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
@@ -75,13 +75,13 @@ import ContentLoadingSupport
             shared.current = state
             shared.lastSettled = lastSettled
             guard let lastSettled else { return (nil, []) }
-            return shared.takeWaiters(settledBy: lastSettled, mainActorOnly: false)
+            return shared.takeWaiters(settledBy: lastSettled, mainActorOnly: false, handing: state)
         }
         // NB: resumed outside the lock: nothing the kit holds a lock for may call out (a
         // resumption can wait for the waiting task's status lock, which its cancellation
         // handler holds while it waits for ours).
-        settled.first?.resume(returning: state, in: self)
-        for waiter in settled.others { waiter.resume(returning: state, in: self) }
+        settled.first?.resume(returning: state)
+        for waiter in settled.others { waiter.resume(returning: state) }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.
@@ -92,10 +92,12 @@ import ContentLoadingSupport
                 shared.task = nil
                 shared.waiters = []
             }
-            return (shared.task, shared.waiters, shared.current)
+            let state = shared.current
+            let waiting = shared.waiters
+            return (shared.task, waiting.map { shared.handOver(state, to: $0) }, state)
         }
         task?.cancel()
-        for waiter in waiters { waiter.resume(returning: state, in: self) }
+        for waiter in waiters { waiter.resume(returning: state) }
         states.finish()
         contents.finish()
         errors.finish()
@@ -104,9 +106,9 @@ import ContentLoadingSupport
 
 extension LoaderOutlets.Shared {
     /// Takes out the waiters for loads up to `lastSettled` (only those on the main actor when
-    /// `mainActorOnly`), in ticket order.
+    /// `mainActorOnly`), in ticket order, handing each `state` (see `handOver(_:to:)`).
     @inlinable mutating func takeWaiters(
-        settledBy lastSettled: LoadID, mainActorOnly: Bool
+        settledBy lastSettled: LoadID, mainActorOnly: Bool, handing state: ContentLoadingState<Output>
     ) -> (first: LoaderOutlets.Waiter?, others: [LoaderOutlets.Waiter]) {
         let end = waiters.firstIndex { $0.ticket > lastSettled } ?? waiters.endIndex
         guard end > 0 else { return (nil, []) }
@@ -116,15 +118,15 @@ extension LoaderOutlets.Shared {
             if onMainActor < end {
                 // NB: waiters on several actors at once, which is rare; the others stay, in order.
                 let settled = Array(waiters[..<end])
-                let taken = settled.filter(\.isOnMainActor)
+                let taken = settled.filter(\.isOnMainActor).map { handOver(state, to: $0) }
                 waiters.replaceSubrange(..<end, with: settled.filter { !$0.isOnMainActor })
                 return (taken.first, Array(taken.dropFirst()))
             }
         }
         // NB: the usual single waiter is taken out without copying the array, which keeps its
         // storage for the next waiter.
-        let first = waiters[0]
-        let others = end > 1 ? Array(waiters[1..<end]) : []
+        let first = handOver(state, to: waiters[0])
+        let others = end > 1 ? waiters[1..<end].map { handOver(state, to: $0) } : []
         waiters.removeFirst(end)
         return (first, others)
     }
