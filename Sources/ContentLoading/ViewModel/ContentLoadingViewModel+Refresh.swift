@@ -121,7 +121,13 @@ extension ContentLoadingViewModel {
     @inlinable func publish() {
         let changes = machine.takeChanges()
         let newState = machine.state
-        outlets.settleMainActorWaiters(in: newState, lastSettled: machine.lastSettled)
+        let lastSettled = machine.lastSettled
+        let settles = lastSettled != publishedSettlement
+        guard settles || !changes.isEmpty else { return }
+        if settles {
+            publishedSettlement = lastSettled
+            outlets.settleMainActorWaiters(in: newState, lastSettled: lastSettled)
+        }
         if changes.contains(.state) {
             let oldState = storedState
             if changes.contains(.content) { previousContent = oldState.content }
@@ -137,7 +143,7 @@ extension ContentLoadingViewModel {
         }
         if changes.contains(.content) { outlets.contents.send(newState.content) }
         if changes.contains(.error), let error = machine.lastError { outlets.errors.send(error) }
-        outlets.publish(newState, lastSettled: machine.lastSettled)
+        outlets.publish(newState, lastSettled: lastSettled)
     }
 }
 

@@ -71,6 +71,9 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     @usableFromInline final var contentTimer: Stopwatch.Mark?
     /// The content before its last replacement, for computing what changed.
     @usableFromInline final var previousContent: Output?
+    /// The last settled load as last published, so that an event that changed nothing (the
+    /// end of a load that settled with its value) publishes nothing.
+    @usableFromInline final var publishedSettlement: LoadID?
     @usableFromInline final let outlets = LoaderOutlets<Output>()
     let lifetimeTrigger: LifetimeTrigger?
     @usableFromInline final let stopwatch: Stopwatch
