@@ -7,8 +7,9 @@ import Dispatch
 /// actor then hops back to it: two thread hand-offs, which cost more than the rest of an
 /// awaited refresh. ``wait(isolation:)`` instead moves the task onto an actor whose executor
 /// is the spot, which keeps the task's job rather than running it; ``release()`` gives the job
-/// to the main queue, where the thread already draining the queue runs it, and the task hops
-/// back to the main actor behind it on the same thread.
+/// to the main queue. Released from main-actor code (a load settling), the thread already
+/// draining the queue runs the job, and the task's hop back to the main actor is queued behind
+/// it on the same thread.
 ///
 /// ```swift
 /// let spot = ParkingSpot()
