@@ -51,30 +51,39 @@ import Dispatch
 
     /// Lets the parked task (or the task still on its way) through.
     @usableFromInline package func release() {
-        let job = state.withLock { state in
+        let isParked = state.withLock { state in
             state.isReleased = true
-            defer { state.job = nil }
-            return state.job
+            return state.job != nil
         }
-        if let job { run(job) }
+        if isParked { schedule() }
     }
 
-    /// Keeps the job of the parking task until the release, or runs it at once after it.
+    /// Keeps the job of the parking task until the release, or has it run at once after it.
     @usableFromInline package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let isReleased = state.withLock { state in
-            if !state.isReleased { state.job = job }
+            state.job = job
             return state.isReleased
         }
-        if isReleased { run(job) }
+        if isReleased { schedule() }
     }
 
     /// The main queue, looked up once (on Linux each `DispatchQueue.main` is a new object).
     private static let mainQueue = DispatchQueue.main
 
-    private func run(_ job: UnownedJob) {
-        let executor = asUnownedSerialExecutor()
-        Self.mainQueue.async { job.runSynchronously(on: executor) }
+    /// Has the main queue run the kept job.
+    ///
+    /// NB: the block captures only the spot, which then is its context: capturing the job
+    /// too would allocate a context on every release.
+    private func schedule() {
+        Self.mainQueue.async { [self] in
+            let job = state.withLock { state in
+                defer { state.job = nil }
+                return state.job
+            }
+            guard let job else { preconditionFailure("a parking spot ran without a parked job") }
+            job.runSynchronously(on: asUnownedSerialExecutor())
+        }
     }
 }
 
