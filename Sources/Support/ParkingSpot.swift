@@ -22,6 +22,10 @@ import Dispatch
 /// Release a spot exactly once per wait; a spot released before its task parks lets the task
 /// through at once. One task waits at a time; once its wait has returned, the spot can be
 /// used again. What the task goes on with is the caller's to hand over.
+///
+/// NB: it relies on the main actor's executor being the main dispatch queue, as it is on Apple
+/// platforms and on Linux; a program that gives the main actor an executor of its own, which
+/// does not drain that queue, would leave a parked task waiting.
 @usableFromInline package final class ParkingSpot: SerialExecutor, @unchecked Sendable {
     private struct State {
         var job: UnownedJob?
