@@ -37,16 +37,23 @@ struct ParkingSpotTests {
 
     @Test func aSpotIsUsedAgainOnceItsWaitReturned() async {
         let spot = ParkingSpot()
+        let log = Log()
         for round in 0..<3 {
-            let waiter = Task { await spot.wait() }
+            let waiter = Task {
+                await spot.wait()
+                log.entries.append(10 * round + 1)
+            }
             await Task.yield()
+            log.entries.append(10 * round)
             spot.release()
             await waiter.value
             if round == 1 {
                 spot.release()  // NB: released before the wait, this time.
                 await spot.wait()
+                log.entries.append(100)
             }
         }
+        #expect(log.entries == [0, 1, 10, 11, 100, 20, 21], "each wait went on after its own release")
     }
 
     @Test func eachParkedTaskGoesOnWhenItsOwnSpotIsReleased() async {

@@ -10,12 +10,13 @@ import Testing
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct SettledOrderTests {
-    /// A model that records every state `stateDidChange` is told of.
+    /// A model that records every state `stateDidChange` is told of, readable from any task.
     final class RecordingModel: ContentLoadingViewModel<Int, Int> {
-        var told: [ContentLoadingState<Int>] = []
+        nonisolated let record = Locked<[ContentLoadingState<Int>]>([])
+        var told: [ContentLoadingState<Int>] { record.withLock { $0 } }
 
         override func stateDidChange(from oldState: ContentLoadingState<Int>, to newState: ContentLoadingState<Int>) {
-            told.append(newState)
+            record.withLock { $0.append(newState) }
         }
     }
 
@@ -37,11 +38,15 @@ struct SettledOrderTests {
     @Test func offTheMainActorTheSettledStateIsPublishedWhenSettledReturns() async throws {
         let model = RecordingModel(load: loader.load)
         let handle = model.refresh(1)
-        let waiter = Task.detached { await handle.settled() }
+        // NB: the waiter reads what `stateDidChange` was told the moment `settled()` returns,
+        // off the main actor. Were it resumed before the publishing, this would fail only when
+        // its thread ran before the main actor reached `stateDidChange` (a race the main actor
+        // usually wins); resumed after it, as it is, this holds every time.
+        let waiter = Task.detached { (await handle.settled(), model.record.withLock { $0.last }) }
         loader.complete(try await loader.call(0), returning: 10)
-        let state = await waiter.value
+        let (state, toldThen) = await waiter.value
         #expect(state == .success(10))
-        #expect(model.told.last == state)
+        #expect(toldThen == state)
     }
 
     @Test func aWaiterOnTheMainActorGetsTheStateItsLoadSettledIn() async throws {

@@ -49,7 +49,7 @@ extension LoaderOutlets {
         return await withTaskCancellationHandler {
             if isolation === MainActor.shared { return await waitParked(ticket, key: key, isolation: isolation) }
             // NB: unsafe (no checking object to allocate): every path resumes it exactly once,
-            // under the lock that removes it from `waiters`. Naming `isolation` keeps this
+            // after taking it out of `waiters` under the lock. Naming `isolation` keeps this
             // closure on the caller's actor; without it the closure is nonisolated, and
             // registering the waiter hopped to the global executor and back (a thread
             // hand-off on every awaited refresh).

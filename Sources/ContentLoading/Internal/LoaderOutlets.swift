@@ -64,9 +64,9 @@ import ContentLoadingSupport
     /// `stateDidChange` starts another load before the publishing ends.
     @inlinable package func settleMainActorWaiters(in state: ContentLoadingState<Output>, lastSettled: LoadID?) {
         guard let lastSettled else { return }
-        let settled = shared.withLock { $0.takeWaiters(settledBy: lastSettled, mainActorOnly: true, handing: state) }
-        settled.first?.resume(returning: state)
-        for waiter in settled.others { waiter.resume(returning: state) }
+        resume(
+            shared.withLock { $0.takeWaiters(settledBy: lastSettled, mainActorOnly: true, handing: state) }, with: state
+        )
     }
 
     /// Records `state` and settles every refresh served by a load up to `lastSettled`.
@@ -77,9 +77,15 @@ import ContentLoadingSupport
             guard let lastSettled else { return (nil, []) }
             return shared.takeWaiters(settledBy: lastSettled, mainActorOnly: false, handing: state)
         }
-        // NB: resumed outside the lock: nothing the kit holds a lock for may call out (a
-        // resumption can wait for the waiting task's status lock, which its cancellation
-        // handler holds while it waits for ours).
+        resume(settled, with: state)
+    }
+
+    /// Resumes waiters taken out by `Shared.takeWaiters`.
+    ///
+    /// NB: outside the lock: nothing the kit holds a lock for may call out (a resumption can
+    /// wait for the waiting task's status lock, which its cancellation handler holds while it
+    /// waits for ours).
+    @inlinable func resume(_ settled: (first: Waiter?, others: [Waiter]), with state: ContentLoadingState<Output>) {
         settled.first?.resume(returning: state)
         for waiter in settled.others { waiter.resume(returning: state) }
     }
