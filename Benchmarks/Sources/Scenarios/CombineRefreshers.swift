@@ -56,6 +56,9 @@ public final class CombineRefresher {
             .store(in: &cancellables)
     }
 
+    /// The content the state holds.
+    public var value: Int? { state.value.content }
+
     /// Sends the input, waits until the state holds its result.
     public func cycle(_ input: Int) async {
         await withCheckedContinuation { continuation in
@@ -97,6 +100,9 @@ public final class LeanCombineRefresher {
             }
             .store(in: &cancellables)
     }
+
+    /// The value the state holds.
+    public var value: Int? { state.value }
 
     /// Sends the input, waits until the state holds its result.
     public func cycle(_ input: Int) async {

@@ -23,6 +23,9 @@ public final class KitRefresher {
     /// A model with the instant loader.
     public init() {}
 
+    /// The value the model's state holds.
+    public var value: Int? { model.state.value }
+
     /// Refresh → settled.
     public func cycle(_ input: Int) async { await model.refresh(input).settled() }
 

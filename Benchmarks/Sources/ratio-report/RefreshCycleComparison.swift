@@ -36,10 +36,30 @@ struct RefreshCycleComparison {
         }
     }
 
+    /// The value the subject holds after its last cycle.
+    func value(_ subject: Subject) -> Int? {
+        switch subject {
+        case .kit: kit.value
+        case .bare: bare.value
+        case .continuation: continuation.value
+        case .peer: peer.value
+        case .leanPeer: leanPeer.value
+        case .parking: parking.value
+        }
+    }
+
     /// Each subject's median time per 1,000 cycles.
+    ///
+    /// The warm-up checks every subject: a cycle that returns before the result is assigned
+    /// does less than a refresh and is no baseline (an optimised build once dropped the
+    /// parking baseline's wait, and it measured 4× faster than it is).
     func medians() async -> [Subject: Duration] {
         for subject in Subject.allCases {
-            for input in 0..<warmUp { await cycle(subject, input) }
+            for input in 0..<warmUp {
+                await cycle(subject, input)
+                let value = value(subject)
+                precondition(value == input, "\(subject) returned holding \(value as Any), not \(input)")
+            }
         }
         var times: [Subject: [Duration]] = [:]
         for _ in 0..<runs {
