@@ -9,7 +9,10 @@ import Foundation
 /// generic dispatch on every call (profiling showed the metadata look-ups in refresh cycles).
 @usableFromInline package final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let lock = NSLock()
-    @usableFromInline var value: Value
+    // NB: unchecked: every access is inside `withLock`, under the lock, so two accesses
+    // never overlap (an access nested in another would first deadlock on the lock); the
+    // run-time check was a measurable part of a refresh cycle (Benchmarks/README.md).
+    @exclusivity(unchecked) @usableFromInline var value: Value
 
     @inlinable package init(_ value: Value) { self.value = value }
 

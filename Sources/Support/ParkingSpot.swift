@@ -46,11 +46,8 @@ import Dispatch
     /// - Parameter isolation: The caller's actor; the task returns to it through the main
     ///   queue, so use the spot from the main actor only.
     @usableFromInline package func wait(isolation: isolated (any Actor)? = #isolation) async {
+        // NB: the task goes on only from `schedule()`, which runs it after its release.
         await lot.park()
-        state.withLock { state in
-            precondition(state.isReleased, "a parked task went on before its release")
-            state.isReleased = false  // NB: ready for the next wait.
-        }
     }
 
     /// Lets the parked task (or the task still on its way) through.
@@ -82,7 +79,7 @@ import Dispatch
     private func schedule() {
         Self.mainQueue.async { [self] in
             let job = state.withLock { state in
-                defer { state.job = nil }
+                defer { state = State() }  // NB: ready for the next wait.
                 return state.job
             }
             guard let job else { preconditionFailure("a parking spot ran without a parked job") }

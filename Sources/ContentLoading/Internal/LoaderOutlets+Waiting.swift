@@ -81,10 +81,10 @@ extension LoaderOutlets {
         await spot.wait(isolation: isolation)
         return shared.withLock { shared in
             shared.idleSpot = spot
-            guard let state = shared.parkedResults.removeValue(forKey: key) else {
+            guard let index = shared.parkedResults.firstIndex(where: { $0.key == key }) else {
                 preconditionFailure("a parked refresh waiter went on without its state")
             }
-            return state
+            return shared.parkedResults.remove(at: index).state
         }
     }
 }
@@ -108,7 +108,7 @@ extension LoaderOutlets.Shared {
     @inlinable mutating func handOver(
         _ state: ContentLoadingState<Output>?, to waiter: LoaderOutlets.Waiter
     ) -> LoaderOutlets.Waiter {
-        if waiter.isOnMainActor { parkedResults.updateValue(state, forKey: waiter.key) }
+        if waiter.isOnMainActor { parkedResults.append((waiter.key, state)) }
         return waiter
     }
 }

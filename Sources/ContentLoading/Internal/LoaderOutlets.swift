@@ -12,7 +12,9 @@ import ContentLoadingSupport
         @usableFromInline var lastSettled: LoadID?
         @usableFromInline var isShutDown = false
         /// What each released parked waiter goes on with, by key, until it takes it.
-        @usableFromInline var parkedResults: [UInt64: ContentLoadingState<Output>?] = [:]
+        ///
+        /// NB: an array, searched, rather than a dictionary: it rarely holds more than one.
+        @usableFromInline var parkedResults: [(key: UInt64, state: ContentLoadingState<Output>?)] = []
         /// A parking spot no task is using, kept for the next waiter on the main actor.
         @usableFromInline var idleSpot: ParkingSpot?
     }

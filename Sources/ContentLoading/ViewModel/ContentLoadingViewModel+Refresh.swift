@@ -139,10 +139,12 @@ extension ContentLoadingViewModel {
                 }
             }
             stateDidChange(from: oldState, to: newState)
-            outlets.states.send(newState)
+            if hasStreams { outlets.states.send(newState) }
         }
-        if changes.contains(.content) { outlets.contents.send(newState.content) }
-        if changes.contains(.error), let error = machine.lastError { outlets.errors.send(error) }
+        if hasStreams {
+            if changes.contains(.content) { outlets.contents.send(newState.content) }
+            if changes.contains(.error), let error = machine.lastError { outlets.errors.send(error) }
+        }
         outlets.publish(newState, lastSettled: lastSettled)
     }
 }

@@ -7,17 +7,20 @@ extension ContentLoadingViewModel {
     /// for await state in model.states { print(state.phase) }   // unloaded, loading, success…
     /// ```
     public var states: AsyncStream<ContentLoadingState<Output>> {
-        outlets.states.subscribe(initial: storedState)
+        hasStreams = true
+        return outlets.states.subscribe(initial: storedState)
     }
 
     /// A new stream of the content: the current ``content`` first, then each replacement
     /// (a new value, or `nil` after an empty result). Loading and errors do not replace it.
     public var contents: AsyncStream<Output?> {
-        outlets.contents.subscribe(initial: storedState.content)
+        hasStreams = true
+        return outlets.contents.subscribe(initial: storedState.content)
     }
 
     /// A new stream of the errors that end loads from now on, each once.
     public var errors: AsyncStream<any Error> {
-        outlets.errors.subscribe()
+        hasStreams = true
+        return outlets.errors.subscribe()
     }
 }

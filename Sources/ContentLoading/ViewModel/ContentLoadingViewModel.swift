@@ -47,9 +47,14 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     // dominate a refresh; these use key paths built once per model. The kit's own code reads
     // the storage. The refresh path is `@inlinable` (with `@usableFromInline` storage) so an
     // app's model gets a copy specialised for its own types: see ContentLoadingStateMachine.
+    //
+    // NB: the storage the refresh path reads and writes is `@exclusivity(unchecked)`: only the
+    // kit's own main-actor code touches it, each access is a plain read or a whole assignment,
+    // and `machine`'s mutating methods call out to nothing, so no two accesses can overlap;
+    // the run-time check cost a measurable part of a refresh cycle.
     @usableFromInline final let observationRegistrar = ObservationRegistrar()
-    @usableFromInline final var storedState: ContentLoadingState<Output> = .unloaded
-    @usableFromInline final var storedLastError: (any Error)?
+    @exclusivity(unchecked) @usableFromInline final var storedState: ContentLoadingState<Output> = .unloaded
+    @exclusivity(unchecked) @usableFromInline final var storedLastError: (any Error)?
     var storedLifetimeEvent: ViewLifetime?
     @usableFromInline final lazy var observedKeyPaths = ObservedKeyPaths(
         state: \ContentLoadingViewModel.state, lastError: \ContentLoadingViewModel.lastError,
@@ -67,14 +72,17 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
         return storedLastError
     }
 
-    @usableFromInline final var machine: ContentLoadingStateMachine<Input, Output>
-    @usableFromInline final var contentTimer: Stopwatch.Mark?
+    @exclusivity(unchecked) @usableFromInline final var machine: ContentLoadingStateMachine<Input, Output>
+    @exclusivity(unchecked) @usableFromInline final var contentTimer: Stopwatch.Mark?
     /// The content before its last replacement, for computing what changed.
-    @usableFromInline final var previousContent: Output?
+    @exclusivity(unchecked) @usableFromInline final var previousContent: Output?
     /// The last settled load as last published, so that an event that changed nothing (the
     /// end of a load that settled with its value) publishes nothing.
-    @usableFromInline final var publishedSettlement: LoadID?
+    @exclusivity(unchecked) @usableFromInline final var publishedSettlement: LoadID?
     @usableFromInline final let outlets = LoaderOutlets<Output>()
+    /// Whether a stream (``states``, ``contents`` or ``errors``) was ever made: until then a
+    /// change is sent to none, and publishing skips the streams.
+    @exclusivity(unchecked) @usableFromInline final var hasStreams = false
     let lifetimeTrigger: LifetimeTrigger?
     @usableFromInline final let stopwatch: Stopwatch
     private let operation: (@Sendable (Input) async throws -> Output)?
