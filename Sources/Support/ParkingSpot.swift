@@ -88,6 +88,10 @@ import Dispatch
     }
 }
 
+/// The main actor, looked up once: `MainActor.shared` is a call that retains it, which showed
+/// in the profile of an awaited refresh, where it tells a main-actor waiter from the others.
+@usableFromInline package let mainActor = MainActor.shared
+
 /// The actor a parking task moves onto: its executor is the ``ParkingSpot``.
 private actor ParkingLot {
     nonisolated let unownedExecutor: UnownedSerialExecutor

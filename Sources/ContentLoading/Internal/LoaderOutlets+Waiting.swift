@@ -39,46 +39,46 @@ extension LoaderOutlets {
 
     /// Waits until load `ticket` has settled and returns the state then; `nil` when the
     /// waiting task is cancelled first.
-    @inlinable func waitUntilSettled(
+    @inlinable @inline(__always) func waitUntilSettled(
         _ ticket: LoadID, isolation: isolated (any Actor)?
     ) async -> ContentLoadingState<Output>? {
-        let key = shared.withLock { shared in
-            defer { shared.nextWaiterKey += 1 }
-            return shared.nextWaiterKey
-        }
+        if isolation === mainActor { return await waitParked(ticket, isolation: isolation) }
+        let key = shared.withLock { $0.issueKey() }
         return await withTaskCancellationHandler {
-            if isolation === MainActor.shared { return await waitParked(ticket, key: key, isolation: isolation) }
             // NB: unsafe (no checking object to allocate): every path resumes it exactly once,
             // after taking it out of `waiters` under the lock. Naming `isolation` keeps this
             // closure on the caller's actor; without it the closure is nonisolated, and
             // registering the waiter hopped to the global executor and back (a thread
             // hand-off on every awaited refresh).
-            return await withUnsafeContinuation(isolation: isolation) { continuation in
+            await withUnsafeContinuation(isolation: isolation) { continuation in
                 let waiter = Waiter(ticket: ticket, key: key, resumption: .continuation(continuation))
                 if let settled = shared.withLock({ $0.add(waiter) }) { continuation.resume(returning: settled) }
             }
         } onCancel: {
-            let waiter: Waiter? = shared.withLock { shared in
-                guard let index = shared.waiters.firstIndex(where: { $0.key == key }) else { return nil }
-                return shared.handOver(nil, to: shared.waiters.remove(at: index))
-            }
-            waiter?.resume(returning: nil)
+            cancelWaiter(key)
         }
     }
 
     /// `waitUntilSettled` on the main actor: the waiting task parks on a spot (the outlets' idle
     /// one, when no other task uses it) and takes the state it goes on with from the outlets.
-    @inlinable func waitParked(
-        _ ticket: LoadID, key: UInt64, isolation: isolated (any Actor)?
-    ) async -> ContentLoadingState<Output>? {
-        let (spot, settled) = shared.withLock { shared -> (ParkingSpot, ContentLoadingState<Output>??) in
+    ///
+    /// NB: the waiter is registered (under one lock) before the cancellation handler is
+    /// installed; a task cancelled in between runs the handler at once, which releases the spot
+    /// before the task parks, so it goes through.
+    @inlinable @inline(__always) func waitParked(_ ticket: LoadID, isolation: isolated (any Actor)?) async -> ContentLoadingState<Output>? {
+        let (spot, key, settled) = shared.withLock { shared -> (ParkingSpot, UInt64, ContentLoadingState<Output>??) in
             let spot = shared.idleSpot.take() ?? ParkingSpot()
+            let key = shared.issueKey()
             let settled = shared.add(Waiter(ticket: ticket, key: key, resumption: .parked(spot)))
             if settled != nil { shared.idleSpot = spot }
-            return (spot, settled)
+            return (spot, key, settled)
         }
         if let settled { return settled }
-        await spot.wait(isolation: isolation)
+        await withTaskCancellationHandler {
+            await spot.wait(isolation: isolation)
+        } onCancel: {
+            cancelWaiter(key)
+        }
         return shared.withLock { shared in
             shared.idleSpot = spot
             guard let index = shared.parkedResults.firstIndex(where: { $0.key == key }) else {
@@ -87,9 +87,24 @@ extension LoaderOutlets {
             return shared.parkedResults.remove(at: index).state
         }
     }
+
+    /// Lets the waiter `key` go on with `nil`, if it still waits: its task was cancelled.
+    @inlinable func cancelWaiter(_ key: UInt64) {
+        let waiter: Waiter? = shared.withLock { shared in
+            guard let index = shared.waiters.firstIndex(where: { $0.key == key }) else { return nil }
+            return shared.handOver(nil, to: shared.waiters.remove(at: index))
+        }
+        waiter?.resume(returning: nil)
+    }
 }
 
 extension LoaderOutlets.Shared {
+    /// A key for a new waiter.
+    @inlinable mutating func issueKey() -> UInt64 {
+        defer { nextWaiterKey += 1 }
+        return nextWaiterKey
+    }
+
     /// Adds `waiter` to the waiting tasks, unless its load has settled (or the outlets shut
     /// down), which returns the state to go on with, or its task is cancelled, which returns
     /// `.some(nil)`.

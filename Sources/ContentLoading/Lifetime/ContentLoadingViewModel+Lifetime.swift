@@ -6,11 +6,11 @@ extension ContentLoadingViewModel {
     /// a new event (a view appears many times).
     public var viewLifetime: ViewLifetime? {
         get {
-            observationRegistrar.access(self, keyPath: observedKeyPaths.viewLifetime)
+            observationRegistrar.access(self, keyPath: viewLifetimeKeyPath)
             return storedLifetimeEvent
         }
         set {
-            observationRegistrar.withMutation(of: self, keyPath: observedKeyPaths.viewLifetime) {
+            observationRegistrar.withMutation(of: self, keyPath: viewLifetimeKeyPath) {
                 storedLifetimeEvent = newValue
             }
             if let newValue { handleLifetimeEvent(newValue) }

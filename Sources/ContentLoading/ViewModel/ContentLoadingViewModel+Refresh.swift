@@ -36,21 +36,30 @@ extension ContentLoadingViewModel {
         // of its own), so releasing the model is never blocked by its own work; `deinit`
         // cancels the task. A cancelled task's load is never the running one (replacing,
         // cancelling and releasing all move the machine on first), so a load superseded before
-        // it began never runs its producer, and one superseded while running skips the work of
-        // discarding its result.
+        // it began never runs its producer; the result of one superseded while running is
+        // discarded by the model, which checks the load's identifier.
         let model = WeakReference(self)
+        let load = loadFunction
         let task = Task {
             guard !Task.isCancelled else { return }
             do {
                 switch producer.body {
                 case .single(let single):
-                    let output =
-                        switch single {
-                        case .closure(let operation): try await operation()
-                        case .bound(let input, let load): try await load(input)
+                    let output: Output
+                    switch single {
+                    case .closure(let operation): output = try await operation()
+                    case .modelLoad(let input):
+                        // NB: unreachable: only the default producer makes one, from an `Input`.
+                        guard let input = input as? Input else {
+                            preconditionFailure("\(type(of: input)) is not \(Input.self)")
                         }
-                    guard !Task.isCancelled else { return }
-                    model.object?.deliver(output, from: id)
+                        output = try await load(input)
+                    }
+                    // NB: one look-up of the model for the value and the end, which come together.
+                    guard let model = model.object else { return }
+                    model.deliver(output, from: id)
+                    model.end(id, by: nil)
+                    return
                 case .events(let run):
                     try await run { event in await model.object?.deliver(event, from: id) }
                 case .deferringLoading(let run):
@@ -131,10 +140,10 @@ extension ContentLoadingViewModel {
         if changes.contains(.state) {
             let oldState = storedState
             if changes.contains(.content) { previousContent = oldState.content }
-            observationRegistrar.withMutation(of: self, keyPath: observedKeyPaths.state) { storedState = newState }
+            observationRegistrar.withMutation(of: self, keyPath: stateKeyPath) { storedState = newState }
             if changes.contains(.error) || (storedLastError != nil && machine.lastError == nil) {
                 let error = machine.lastError
-                observationRegistrar.withMutation(of: self, keyPath: observedKeyPaths.lastError) {
+                observationRegistrar.withMutation(of: self, keyPath: lastErrorKeyPath) {
                     storedLastError = error
                 }
             }

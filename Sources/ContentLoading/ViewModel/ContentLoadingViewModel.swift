@@ -56,19 +56,21 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     @exclusivity(unchecked) @usableFromInline final var storedState: ContentLoadingState<Output> = .unloaded
     @exclusivity(unchecked) @usableFromInline final var storedLastError: (any Error)?
     var storedLifetimeEvent: ViewLifetime?
-    @usableFromInline final lazy var observedKeyPaths = ObservedKeyPaths(
-        state: \ContentLoadingViewModel.state, lastError: \ContentLoadingViewModel.lastError,
-        viewLifetime: \ContentLoadingViewModel.viewLifetime)
+    // NB: each key path is a `let` of its own: reading one from a struct of them retained and
+    // released all three, several times in every publish.
+    @usableFromInline final let stateKeyPath: KeyPath<ContentLoadingViewModel, ContentLoadingState<Output>> = \.state
+    @usableFromInline final let lastErrorKeyPath: KeyPath<ContentLoadingViewModel, (any Error)?> = \.lastError
+    final let viewLifetimeKeyPath: KeyPath<ContentLoadingViewModel, ViewLifetime?> = \.viewLifetime
 
     /// The current state.
     @inlinable public final var state: ContentLoadingState<Output> {
-        observationRegistrar.access(self, keyPath: observedKeyPaths.state)
+        observationRegistrar.access(self, keyPath: stateKeyPath)
         return storedState
     }
 
     /// The most recent error; kept while a new load runs, cleared when a load produces a value.
     @inlinable public final var lastError: (any Error)? {
-        observationRegistrar.access(self, keyPath: observedKeyPaths.lastError)
+        observationRegistrar.access(self, keyPath: lastErrorKeyPath)
         return storedLastError
     }
 
@@ -91,15 +93,16 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     /// as the retry policy says.
     ///
     /// NB: made once per model. It holds the model strongly only for the duration of a call,
-    /// so a model released mid-load is gone by the time the value would be delivered.
-    private lazy var loadFunction: ErasedLoad<Input, Output> = {
+    /// so a model released mid-load is gone by the time the value would be delivered. Typed,
+    /// so the load task calls it directly (see `SingleValueLoad.modelLoad`).
+    @usableFromInline final lazy var loadFunction: @Sendable (Input) async throws -> Output = {
         let load: @Sendable (Input) async throws -> Output =
             operation ?? { [weak self] input in
                 guard let self else { throw CancellationError() }
                 return try await self.load(input)
             }
-        guard retry.attempts > 1 else { return ErasedLoad(load) }
-        return ErasedLoad { [retry] input in try await retry.run { try await load(input) } }
+        guard retry.attempts > 1 else { return load }
+        return { [retry] input in try await retry.run { try await load(input) } }
     }()
 
     /// Creates a model for a subclass that overrides ``load(_:)`` or ``producer(for:)``.
@@ -155,13 +158,6 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
         outlets.shutDown()
     }
 
-    /// The key paths of the observed properties, built once.
-    @usableFromInline struct ObservedKeyPaths {
-        @usableFromInline let state: KeyPath<ContentLoadingViewModel, ContentLoadingState<Output>>
-        @usableFromInline let lastError: KeyPath<ContentLoadingViewModel, (any Error)?>
-        let viewLifetime: KeyPath<ContentLoadingViewModel, ViewLifetime?>
-    }
-
     /// Loads the content for `input`. Override it in a subclass; it runs off the main actor.
     ///
     /// A `CancellationError` thrown here is not a failure: the state returns to what it was.
@@ -187,7 +183,7 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     /// The default produces the one value of ``load(_:)``. Called on the main actor when the
     /// load starts; the producer then runs off it.
     open func producer(for input: Input) -> ContentProducer<Output> {
-        .load(input, with: loadFunction)
+        ContentProducer(body: .single(.modelLoad(input: input)))
     }
 
     /// Called on the main actor after every state change, before the ``states`` streams

@@ -34,11 +34,6 @@ public struct ContentProducer<Output: Sendable>: Sendable {
         Self(body: .single(.closure(operation)))
     }
 
-    /// A producer of the one value `load` returns for `input`: the default producer.
-    static func load<Input>(_ input: Input, with load: ErasedLoad<Input, Output>) -> Self {
-        Self(body: .single(.bound(input: input, load: load.function)))
-    }
-
     /// A producer of every element of `sequence`; an error thrown by the sequence ends the load.
     public static func values<S: AsyncSequence & Sendable>(_ sequence: S) -> Self where S.Element == Output {
         Self { yield in
