@@ -32,10 +32,11 @@ import Dispatch
         var isReleased = false
     }
 
-    // NB: @unchecked: `state` is only read and written under its lock, and `lot` is set once,
-    // in `init`.
+    // NB: @unchecked: `state` is only read and written under its lock, `lot` is set once, in
+    // `init`, and `scheduled` is handed over through the main queue (see `schedule(_:)`).
     private let state = Locked(State())
     private var lot: ParkingLot!
+    private var scheduled: UnownedJob?
 
     @usableFromInline package init() {
         lot = ParkingLot(executor: asUnownedSerialExecutor())
@@ -52,37 +53,45 @@ import Dispatch
 
     /// Lets the parked task (or the task still on its way) through.
     @usableFromInline package func release() {
-        let isParked = state.withLock { state in
-            state.isReleased = true
-            return state.job != nil
+        let parked = state.withLock { state in
+            guard let job = state.job else {
+                state.isReleased = true
+                return UnownedJob?.none
+            }
+            state = State()  // NB: ready for the next wait.
+            return job
         }
-        if isParked { schedule() }
+        if let parked { schedule(parked) }
     }
 
     /// Keeps the job of the parking task until the release, or has it run at once after it.
     @usableFromInline package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let isReleased = state.withLock { state in
-            state.job = job
-            return state.isReleased
+            guard state.isReleased else {
+                state.job = job
+                return false
+            }
+            state = State()  // NB: ready for the next wait.
+            return true
         }
-        if isReleased { schedule() }
+        if isReleased { schedule(job) }
     }
 
     /// The main queue, looked up once (on Linux each `DispatchQueue.main` is a new object).
     private static let mainQueue = DispatchQueue.main
 
-    /// Has the main queue run the kept job.
+    /// Has the main queue run `job`, the parked task's.
     ///
-    /// NB: the block captures only the spot, which then is its context: capturing the job
-    /// too would allocate a context on every release.
-    private func schedule() {
+    /// NB: the block captures only the spot, which then is its context: capturing the job too
+    /// would allocate a context on every release. The job waits in `scheduled` instead, which
+    /// needs no lock: it is written before the block is queued and read by the block, and the
+    /// next wait, the only other writer, starts only after the block has run the job.
+    private func schedule(_ job: UnownedJob) {
+        scheduled = job
         Self.mainQueue.async { [self] in
-            let job = state.withLock { state in
-                defer { state = State() }  // NB: ready for the next wait.
-                return state.job
-            }
-            guard let job else { preconditionFailure("a parking spot ran without a parked job") }
+            guard let job = scheduled else { preconditionFailure("a parking spot ran without a parked job") }
+            scheduled = nil
             job.runSynchronously(on: asUnownedSerialExecutor())
         }
     }

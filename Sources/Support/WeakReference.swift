@@ -1,12 +1,12 @@
-/// A weak reference, to capture in a closure by value.
+/// A weak reference to an object, shared by the closures that hold it.
 ///
-/// NB: a closure passed to `Task.init` that captures `[weak self]` stores the weak reference
-/// in a box of its own, one more allocation for every task; a `WeakReference` captured
-/// instead is stored in the closure's context.
-@usableFromInline package struct WeakReference<Object: AnyObject> {
-    @usableFromInline package weak var object: Object?
+/// NB: a class, made once per model: every load task captures it with a retain. A weak
+/// reference made for each task (a `[weak self]` capture, or a weak field in the task's
+/// context) costs a side-table reference formed, copied and destroyed twice on every load,
+/// which showed in the profile of a refresh cycle; `[weak self]` also boxes it in an
+/// allocation of its own.
+@usableFromInline package final class WeakReference<Object: AnyObject & Sendable>: Sendable {
+    @usableFromInline package weak let object: Object?
 
     @inlinable package init(_ object: Object) { self.object = object }
 }
-
-extension WeakReference: Sendable where Object: Sendable {}

@@ -60,6 +60,18 @@ struct SettledOrderTests {
         model.cancel()
     }
 
+    @Test func aWaiterOffTheMainActorGetsTheStateItsLoadSettledIn() async throws {
+        // NB: as above, off the main actor: the waiter used to be resumed by the publish of the
+        // chained refresh, with its `loading` state.
+        let model = ChainingModel(load: loader.load)
+        let first = model.refresh(1)
+        let waiter = Task.detached { await first.settled() }
+        loader.complete(try await loader.call(0), returning: 10)
+        #expect(await waiter.value == .success(10))
+        #expect(model.state == .loading(previous: 10), "the chained refresh runs")
+        model.cancel()
+    }
+
     /// A model that refreshes again when its first value arrives.
     final class ChainingModel: ContentLoadingViewModel<Int, Int> {
         override func stateDidChange(from oldState: ContentLoadingState<Int>, to newState: ContentLoadingState<Int>) {

@@ -65,7 +65,9 @@ extension LoaderOutlets {
     /// NB: the waiter is registered (under one lock) before the cancellation handler is
     /// installed; a task cancelled in between runs the handler at once, which releases the spot
     /// before the task parks, so it goes through.
-    @inlinable @inline(__always) func waitParked(_ ticket: LoadID, isolation: isolated (any Actor)?) async -> ContentLoadingState<Output>? {
+    @inlinable @inline(__always) func waitParked(_ ticket: LoadID, isolation: isolated (any Actor)?) async
+        -> ContentLoadingState<Output>?
+    {
         let (spot, key, settled) = shared.withLock { shared -> (ParkingSpot, UInt64, ContentLoadingState<Output>??) in
             let spot = shared.idleSpot.take() ?? ParkingSpot()
             let key = shared.issueKey()

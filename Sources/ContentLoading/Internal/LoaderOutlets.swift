@@ -29,24 +29,6 @@ import ContentLoadingSupport
     /// The state last published.
     @inlinable package var current: ContentLoadingState<Output> { shared.withLock { $0.current } }
 
-    /// Makes `task` the running task, cancelling the one it replaces.
-    @inlinable package func replaceTask(with task: Task<Void, Never>?) {
-        let previous = shared.withLock { shared in
-            defer { shared.task = task }
-            return shared.task
-        }
-        previous?.cancel()
-    }
-
-    /// Lets go of the running task, which has ended, without cancelling it.
-    @inlinable package func releaseEndedTask() {
-        let ended = shared.withLock { shared in
-            defer { shared.task = nil }
-            return shared.task
-        }
-        _ = consume ended  // NB: released outside the lock.
-    }
-
     /// A handle for a refresh served by load `ticket`.
     @inlinable package func handle(ticket: LoadID, model: any AnyObject & Sendable) -> RefreshHandle<Output> {
         RefreshHandle(ticket: ticket, outlets: self, model: model)
@@ -57,39 +39,31 @@ import ContentLoadingSupport
         shared.withLock { $0.isShutDown || $0.lastSettled.map { ticket <= $0 } == true }
     }
 
-    /// Settles the refreshes awaited on the main actor that a load up to `lastSettled` serves,
-    /// before the model publishes `state`; call it on the main actor.
+    /// Records what the model publishes, in one lock: `state`, the newest settled load
+    /// `lastSettled` and a change of the load task; takes out every waiting refresh that a
+    /// load up to `lastSettled` serves, handing it `state`.
     ///
-    /// NB: such a waiter is parked, and its release queues it on the main queue, behind the
-    /// main-actor job that publishes; so it still finds Observation, `stateDidChange` and the
-    /// streams done, and it goes on with the state its load settled in even when
-    /// `stateDidChange` starts another load before the publishing ends.
-    @inlinable package func settleMainActorWaiters(in state: ContentLoadingState<Output>, lastSettled: LoadID?) {
-        guard let lastSettled else { return }
-        resume(
-            shared.withLock { $0.takeWaiters(settledBy: lastSettled, mainActorOnly: true, handing: state) }, with: state
-        )
-    }
-
-    /// Records `state` and settles every refresh served by a load up to `lastSettled`.
-    @inlinable package func publish(_ state: ContentLoadingState<Output>, lastSettled: LoadID?) {
-        let settled: (first: Waiter?, others: [Waiter]) = shared.withLock { shared in
+    /// The model releases the main-actor waiters at once and resumes the others once it has
+    /// published (see `Settlement`).
+    @inlinable func commit(
+        _ state: ContentLoadingState<Output>, lastSettled: LoadID?, task change: TaskChange
+    ) -> Settlement {
+        shared.withLock { shared in
             shared.current = state
             shared.lastSettled = lastSettled
-            guard let lastSettled else { return (nil, []) }
-            return shared.takeWaiters(settledBy: lastSettled, mainActorOnly: false, handing: state)
+            let previous: Task<Void, Never>?
+            switch change {
+            case .keep: previous = nil
+            case .replace(let task):
+                previous = shared.task.take()
+                shared.task = task
+            case .cancel, .release: previous = shared.task.take()
+            }
+            let (first, others) = lastSettled.map { shared.takeWaiters(settledBy: $0, handing: state) } ?? (nil, [])
+            return Settlement(
+                state: state, first: first, others: others, previousTask: previous,
+                cancelsPreviousTask: change.cancelsPrevious)
         }
-        resume(settled, with: state)
-    }
-
-    /// Resumes waiters taken out by `Shared.takeWaiters`.
-    ///
-    /// NB: outside the lock: nothing the kit holds a lock for may call out (a resumption can
-    /// wait for the waiting task's status lock, which its cancellation handler holds while it
-    /// waits for ours).
-    @inlinable func resume(_ settled: (first: Waiter?, others: [Waiter]), with state: ContentLoadingState<Output>) {
-        settled.first?.resume(returning: state)
-        for waiter in settled.others { waiter.resume(returning: state) }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.
@@ -113,24 +87,13 @@ import ContentLoadingSupport
 }
 
 extension LoaderOutlets.Shared {
-    /// Takes out the waiters for loads up to `lastSettled` (only those on the main actor when
-    /// `mainActorOnly`), in ticket order, handing each `state` (see `handOver(_:to:)`).
+    /// Takes out the waiters for loads up to `lastSettled`, in ticket order, handing each
+    /// `state` (see `handOver(_:to:)`).
     @inlinable mutating func takeWaiters(
-        settledBy lastSettled: LoadID, mainActorOnly: Bool, handing state: ContentLoadingState<Output>
+        settledBy lastSettled: LoadID, handing state: ContentLoadingState<Output>
     ) -> (first: LoaderOutlets.Waiter?, others: [LoaderOutlets.Waiter]) {
         let end = waiters.firstIndex { $0.ticket > lastSettled } ?? waiters.endIndex
         guard end > 0 else { return (nil, []) }
-        if mainActorOnly {
-            let onMainActor = waiters[..<end].lazy.filter(\.isOnMainActor).count
-            guard onMainActor > 0 else { return (nil, []) }
-            if onMainActor < end {
-                // NB: waiters on several actors at once, which is rare; the others stay, in order.
-                let settled = Array(waiters[..<end])
-                let taken = settled.filter(\.isOnMainActor).map { handOver(state, to: $0) }
-                waiters.replaceSubrange(..<end, with: settled.filter { !$0.isOnMainActor })
-                return (taken.first, Array(taken.dropFirst()))
-            }
-        }
         // NB: the usual single waiter is taken out without copying the array, which keeps its
         // storage for the next waiter.
         let first = handOver(state, to: waiters[0])

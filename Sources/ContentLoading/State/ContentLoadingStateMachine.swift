@@ -48,6 +48,9 @@ public struct ContentLoadingStateMachine<Input: Sendable, Output: Sendable>: Sen
     @inlinable public var lastInput: Input? { storedLastInput }
     /// The load whose results the machine currently accepts.
     @inlinable public var activeLoad: LoadID? { storedActiveLoad }
+    /// Whether a refresh is queued to start when the running load ends
+    /// (``RefreshPolicy/enqueueLatest``).
+    @inlinable public var hasQueuedRefresh: Bool { queued != nil }
     /// The newest load that has settled (delivered a first value, failed, finished or was
     /// cancelled). A refresh whose ticket is at most this has settled.
     @inlinable public var lastSettled: LoadID? { storedLastSettled }

@@ -23,7 +23,7 @@ extension ContentLoadingViewModel {
     /// Cancels the running load. A state still `loading` returns to the last settled state
     /// (or ``ContentLoadingState/unloaded``); a cancellation never produces an error.
     @inlinable public func cancel() {
-        if machine.cancel() != nil { outlets.replaceTask(with: nil) }
+        if machine.cancel() != nil { taskChange = .cancel }
         publish()
     }
 
@@ -32,13 +32,13 @@ extension ContentLoadingViewModel {
     @inlinable func start(_ request: ContentLoadingStateMachine<Input, Output>.LoadRequest) {
         let producer = producer(for: request.input)
         let id = request.id
-        // NB: the task holds the model weakly (by a `WeakReference`, which costs no allocation
-        // of its own), so releasing the model is never blocked by its own work; `deinit`
+        // NB: the task holds the model weakly (by the model's one `WeakReference`, which costs
+        // a retain), so releasing the model is never blocked by its own work; `deinit`
         // cancels the task. A cancelled task's load is never the running one (replacing,
         // cancelling and releasing all move the machine on first), so a load superseded before
         // it began never runs its producer; the result of one superseded while running is
         // discarded by the model, which checks the load's identifier.
-        let model = WeakReference(self)
+        let model = weakReference
         let load = loadFunction
         let task = Task {
             guard !Task.isCancelled else { return }
@@ -55,10 +55,7 @@ extension ContentLoadingViewModel {
                         }
                         output = try await load(input)
                     }
-                    // NB: one look-up of the model for the value and the end, which come together.
-                    guard let model = model.object else { return }
-                    model.deliver(output, from: id)
-                    model.end(id, by: nil)
+                    model.object?.complete(output, from: id)
                     return
                 case .events(let run):
                     try await run { event in await model.object?.deliver(event, from: id) }
@@ -73,7 +70,7 @@ extension ContentLoadingViewModel {
                 model.object?.end(id, by: error)
             }
         }
-        outlets.replaceTask(with: task)
+        taskChange = .replace(task)  // NB: the publish that follows every start makes it the running task.
     }
 
     @inlinable func deliver(_ output: Output, from id: LoadID) {
@@ -106,11 +103,29 @@ extension ContentLoadingViewModel {
             case is CancellationError: machine.cancelled(id)
             case let error?: machine.fail(error, from: id)
             }
-        if case .settled(let next?) = action { start(next) }
+        switch action {
+        case .discard: break
+        case .settled(let next?): start(next)
+        case .settled(nil): taskChange = .release
+        }
         publish()
-        // NB: the ended task is let go now, after its waiters were resumed, rather than by the
-        // next refresh, which would release it on the way to its own waiter.
-        if case .settled(nil) = action { outlets.releaseEndedTask() }
+    }
+
+    /// Load `id`, a single-value load, delivered `output` and ended: both are published
+    /// together, as one change, unless a queued refresh starts at the end, which must not hide
+    /// the value.
+    @inlinable func complete(_ output: Output, from id: LoadID) {
+        guard id == machine.activeLoad, !machine.hasQueuedRefresh else {
+            deliver(output, from: id)
+            end(id, by: nil)
+            return
+        }
+        if machine.receive(output, isEmpty: isEmpty(output), from: id) {
+            contentTimer = stopwatch.start()
+        }
+        _ = machine.finish(id)  // NB: `.settled(next: nil)`: nothing was queued.
+        taskChange = .release
+        publish()
     }
 
     /// Replaces the content without a load: a local edit, such as an appended page or a
@@ -122,21 +137,21 @@ extension ContentLoadingViewModel {
         publish()
     }
 
-    /// Publishes what the last events changed: Observation, streams, waiting handles.
+    /// Publishes what the last events changed: the outlets (state, settled refreshes, load
+    /// task), Observation, `stateDidChange`, the streams.
     ///
     /// A handle awaited on the main actor is released first: it goes on only after this job,
-    /// so it still finds the rest done (see `LoaderOutlets.settleMainActorWaiters`); the other
-    /// handles are resumed last.
+    /// so it still finds the rest done (see `LoaderOutlets.Settlement`); the other handles are
+    /// resumed last.
     @inlinable func publish() {
         let changes = machine.takeChanges()
-        let newState = machine.state
         let lastSettled = machine.lastSettled
         let settles = lastSettled != publishedSettlement
-        guard settles || !changes.isEmpty else { return }
-        if settles {
-            publishedSettlement = lastSettled
-            outlets.settleMainActorWaiters(in: newState, lastSettled: lastSettled)
-        }
+        guard settles || !changes.isEmpty || !taskChange.isKeep else { return }
+        publishedSettlement = lastSettled
+        let newState = machine.state
+        let settlement = outlets.commit(newState, lastSettled: lastSettled, task: taskChange.take())
+        settlement.start()
         if changes.contains(.state) {
             let oldState = storedState
             if changes.contains(.content) { previousContent = oldState.content }
@@ -154,7 +169,7 @@ extension ContentLoadingViewModel {
             if changes.contains(.content) { outlets.contents.send(newState.content) }
             if changes.contains(.error), let error = machine.lastError { outlets.errors.send(error) }
         }
-        outlets.publish(newState, lastSettled: lastSettled)
+        settlement.finish()
     }
 }
 

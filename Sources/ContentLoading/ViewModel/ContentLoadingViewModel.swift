@@ -82,6 +82,9 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     /// end of a load that settled with its value) publishes nothing.
     @exclusivity(unchecked) @usableFromInline final var publishedSettlement: LoadID?
     @usableFromInline final let outlets = LoaderOutlets<Output>()
+    /// What the next publish does with the load task: every start and end of a load leaves
+    /// its change here, and the publish that follows records it with the state, in one lock.
+    @exclusivity(unchecked) @usableFromInline final var taskChange: LoaderOutlets<Output>.TaskChange = .keep
     /// Whether a stream (``states``, ``contents`` or ``errors``) was ever made: until then a
     /// change is sent to none, and publishing skips the streams.
     @exclusivity(unchecked) @usableFromInline final var hasStreams = false
@@ -89,6 +92,8 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     @usableFromInline final let stopwatch: Stopwatch
     private let operation: (@Sendable (Input) async throws -> Output)?
     private let retry: RetryPolicy
+    /// The model, held weakly, as its load tasks hold it.
+    @usableFromInline final lazy var weakReference = WeakReference(self)
     /// What the default producer calls: the `init(load:)` function, or ``load(_:)``, tried
     /// as the retry policy says.
     ///
