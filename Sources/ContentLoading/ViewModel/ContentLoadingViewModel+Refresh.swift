@@ -75,10 +75,15 @@ extension ContentLoadingViewModel {
 
     @inlinable func deliver(_ output: Output, from id: LoadID) {
         guard id == machine.activeLoad else { return }
+        receive(output, from: id)
+        publish()
+    }
+
+    /// Hands the machine load `id`'s value and starts the content's age.
+    @inlinable func receive(_ output: Output, from id: LoadID) {
         if machine.receive(output, isEmpty: isEmpty(output), from: id) {
             contentTimer = stopwatch.start()
         }
-        publish()
     }
 
     @inlinable func deliver(_ event: ContentEvent<Output>, from id: LoadID) {
@@ -120,9 +125,7 @@ extension ContentLoadingViewModel {
             end(id, by: nil)
             return
         }
-        if machine.receive(output, isEmpty: isEmpty(output), from: id) {
-            contentTimer = stopwatch.start()
-        }
+        receive(output, from: id)
         _ = machine.finish(id)  // NB: `.settled(next: nil)`: nothing was queued.
         taskChange = .release
         publish()
@@ -135,41 +138,6 @@ extension ContentLoadingViewModel {
     @inlinable public func replaceContent(with output: Output) {
         guard machine.replaceContent(output, isEmpty: isEmpty(output)) else { return }
         publish()
-    }
-
-    /// Publishes what the last events changed: the outlets (state, settled refreshes, load
-    /// task), Observation, `stateDidChange`, the streams.
-    ///
-    /// A handle awaited on the main actor is released first: it goes on only after this job,
-    /// so it still finds the rest done (see `LoaderOutlets.Settlement`); the other handles are
-    /// resumed last.
-    @inlinable func publish() {
-        let changes = machine.takeChanges()
-        let lastSettled = machine.lastSettled
-        let settles = lastSettled != publishedSettlement
-        guard settles || !changes.isEmpty || !taskChange.isKeep else { return }
-        publishedSettlement = lastSettled
-        let newState = machine.state
-        let settlement = outlets.commit(newState, lastSettled: lastSettled, task: taskChange.take())
-        settlement.start()
-        if changes.contains(.state) {
-            let oldState = storedState
-            if changes.contains(.content) { previousContent = oldState.content }
-            observationRegistrar.withMutation(of: self, keyPath: stateKeyPath) { storedState = newState }
-            if changes.contains(.error) || (storedLastError != nil && machine.lastError == nil) {
-                let error = machine.lastError
-                observationRegistrar.withMutation(of: self, keyPath: lastErrorKeyPath) {
-                    storedLastError = error
-                }
-            }
-            stateDidChange(from: oldState, to: newState)
-            if hasStreams { outlets.states.send(newState) }
-        }
-        if hasStreams {
-            if changes.contains(.content) { outlets.contents.send(newState.content) }
-            if changes.contains(.error), let error = machine.lastError { outlets.errors.send(error) }
-        }
-        settlement.finish()
     }
 }
 
