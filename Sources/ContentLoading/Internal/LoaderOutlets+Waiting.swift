@@ -7,7 +7,7 @@ extension LoaderOutlets {
         @usableFromInline enum Resumption {
             /// A task on the main actor, where the model publishes, parked so that its
             /// resumption wakes no thread (see `ParkingSpot`).
-            case parked(ParkingSpot)
+            case parked(ParkedWaiter<Output>)
             /// A task on any other actor, or none.
             case continuation(UnsafeContinuation<ContentLoadingState<Output>?, Never>)
         }
@@ -27,11 +27,19 @@ extension LoaderOutlets {
             if case .parked = resumption { true } else { false }
         }
 
+        /// Keeps `state` for the waiting task if it is parked (a parked task takes the state
+        /// it goes on with from its `ParkedWaiter`); call it under the lock that takes the
+        /// waiter out. Returns the waiter, to resume outside the lock.
+        @inlinable func handingOver(_ state: ContentLoadingState<Output>?) -> Self {
+            if case .parked(let parked) = resumption { parked.state = .some(state) }
+            return self
+        }
+
         /// Lets the waiting task go on with `state`; call it exactly once, outside the lock,
-        /// after taking the waiter out with `Shared.handOver(_:to:)`.
+        /// after taking the waiter out with `handingOver(_:)`.
         @inlinable func resume(returning state: ContentLoadingState<Output>?) {
             switch resumption {
-            case .parked(let spot): spot.release()
+            case .parked(let parked): parked.spot.release()
             case .continuation(let continuation): continuation.resume(returning: state)
             }
         }
@@ -59,8 +67,9 @@ extension LoaderOutlets {
         }
     }
 
-    /// `waitUntilSettled` on the main actor: the waiting task parks on a spot (the outlets' idle
-    /// one, when no other task uses it) and takes the state it goes on with from the outlets.
+    /// `waitUntilSettled` on the main actor: the waiting task parks on a spot and takes the
+    /// state it goes on with from its `ParkedWaiter` (the outlets' idle one, when no other
+    /// task uses it).
     ///
     /// NB: the waiter is registered (under one lock) before the cancellation handler is
     /// installed; a task cancelled in between runs the handler at once, which releases the spot
@@ -68,33 +77,32 @@ extension LoaderOutlets {
     @inlinable @inline(__always) func waitParked(_ ticket: LoadID, isolation: isolated (any Actor)?) async
         -> ContentLoadingState<Output>?
     {
-        let (spot, key, settled) = shared.withLock { shared -> (ParkingSpot, UInt64, ContentLoadingState<Output>??) in
-            let spot = shared.idleSpot.take() ?? ParkingSpot()
+        let parked = idleParkedWaiter.take() ?? ParkedWaiter()
+        let (key, settled) = shared.withLock { shared in
             let key = shared.issueKey()
-            let settled = shared.add(Waiter(ticket: ticket, key: key, resumption: .parked(spot)))
-            if settled != nil { shared.idleSpot = spot }
-            return (spot, key, settled)
+            return (key, shared.add(Waiter(ticket: ticket, key: key, resumption: .parked(parked))))
         }
-        if let settled { return settled }
+        if let settled {
+            idleParkedWaiter = parked
+            return settled
+        }
         await withTaskCancellationHandler {
-            await spot.wait(isolation: isolation)
+            await parked.spot.wait(isolation: isolation)
         } onCancel: {
             cancelWaiter(key)
         }
-        return shared.withLock { shared in
-            shared.idleSpot = spot
-            guard let index = shared.parkedResults.firstIndex(where: { $0.key == key }) else {
-                preconditionFailure("a parked refresh waiter went on without its state")
-            }
-            return shared.parkedResults.remove(at: index).state
+        guard let state = parked.state.take() else {
+            preconditionFailure("a parked refresh waiter went on without its state")
         }
+        idleParkedWaiter = parked
+        return state
     }
 
     /// Lets the waiter `key` go on with `nil`, if it still waits: its task was cancelled.
     @inlinable func cancelWaiter(_ key: UInt64) {
         let waiter: Waiter? = shared.withLock { shared in
             guard let index = shared.waiters.firstIndex(where: { $0.key == key }) else { return nil }
-            return shared.handOver(nil, to: shared.waiters.remove(at: index))
+            return shared.waiters.remove(at: index).handingOver(nil)
         }
         waiter?.resume(returning: nil)
     }
@@ -119,13 +127,4 @@ extension LoaderOutlets.Shared {
         return .none
     }
 
-    /// Keeps `state` for `waiter`, taken out of the waiting tasks, if it is parked: a parked
-    /// task takes the state it goes on with from here. Returns `waiter`, to resume outside
-    /// the lock.
-    @inlinable mutating func handOver(
-        _ state: ContentLoadingState<Output>?, to waiter: LoaderOutlets.Waiter
-    ) -> LoaderOutlets.Waiter {
-        if waiter.isOnMainActor { parkedResults.append((waiter.key, state)) }
-        return waiter
-    }
 }

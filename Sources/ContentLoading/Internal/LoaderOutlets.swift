@@ -11,18 +11,16 @@ import ContentLoadingSupport
         @usableFromInline var current: ContentLoadingState<Output> = .unloaded
         @usableFromInline var lastSettled: LoadID?
         @usableFromInline var isShutDown = false
-        /// What each released parked waiter goes on with, by key, until it takes it.
-        ///
-        /// NB: an array, searched, rather than a dictionary: it rarely holds more than one.
-        @usableFromInline var parkedResults: [(key: UInt64, state: ContentLoadingState<Output>?)] = []
-        /// A parking spot no task is using, kept for the next waiter on the main actor.
-        @usableFromInline var idleSpot: ParkingSpot?
     }
 
     @usableFromInline package let states = Broadcast<ContentLoadingState<Output>>()
     @usableFromInline package let contents = Broadcast<Output?>()
     @usableFromInline package let errors = Broadcast<any Error>()
     @usableFromInline let shared = Locked(Shared())
+    /// A parked waiter no task is using, kept for the next refresh awaited on the main actor.
+    ///
+    /// NB: unsafe, unchecked: only `waitParked` touches it, and only on the main actor.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var idleParkedWaiter: ParkedWaiter<Output>?
 
     package init() {}
 
@@ -76,7 +74,7 @@ import ContentLoadingSupport
             }
             let state = shared.current
             let waiting = shared.waiters
-            return (shared.task, waiting.map { shared.handOver(state, to: $0) }, state)
+            return (shared.task, waiting.map { $0.handingOver(state) }, state)
         }
         task?.cancel()
         for waiter in waiters { waiter.resume(returning: state) }
@@ -88,7 +86,7 @@ import ContentLoadingSupport
 
 extension LoaderOutlets.Shared {
     /// Takes out the waiters for loads up to `lastSettled`, in ticket order, handing each
-    /// `state` (see `handOver(_:to:)`).
+    /// `state` (see `Waiter.handingOver(_:)`).
     @inlinable mutating func takeWaiters(
         settledBy lastSettled: LoadID, handing state: ContentLoadingState<Output>
     ) -> (first: LoaderOutlets.Waiter?, others: [LoaderOutlets.Waiter]) {
@@ -96,8 +94,8 @@ extension LoaderOutlets.Shared {
         guard end > 0 else { return (nil, []) }
         // NB: the usual single waiter is taken out without copying the array, which keeps its
         // storage for the next waiter.
-        let first = handOver(state, to: waiters[0])
-        let others = end > 1 ? waiters[1..<end].map { handOver(state, to: $0) } : []
+        let first = waiters[0].handingOver(state)
+        let others = end > 1 ? waiters[1..<end].map { $0.handingOver(state) } : []
         waiters.removeFirst(end)
         return (first, others)
     }
