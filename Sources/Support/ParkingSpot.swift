@@ -47,7 +47,7 @@ import Dispatch
     /// - Parameter isolation: The caller's actor; the task returns to it through the main
     ///   queue, so use the spot from the main actor only.
     @usableFromInline package func wait(isolation: isolated (any Actor)? = #isolation) async {
-        // NB: the task goes on only from `schedule()`, which runs it after its release.
+        // NB: the task goes on only from `schedule(_:)`, which runs it after its release.
         await lot.park()
     }
 

@@ -126,5 +126,4 @@ extension LoaderOutlets.Shared {
         waiters.insert(waiter, at: index)
         return .none
     }
-
 }
