@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Observation
 
-/// Scenario 1, a third hand-written baseline that hands no thread over: the waiter parks its
+/// Scenario 1, a hand-written baseline that hands no thread over: the waiter parks its
 /// task on a custom executor, and the refresh's task releases it onto the main queue.
 ///
 /// A continuation (or `Task.value`) resumes its task on the global executor, which then hops

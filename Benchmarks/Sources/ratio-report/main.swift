@@ -56,7 +56,7 @@ func format(_ value: Double) -> String { String(format: "%.2f", value) }
 let selected = Set(CommandLine.arguments.dropFirst().compactMap(Int.init))
 func wanted(_ scenario: Int) -> Bool { selected.isEmpty || selected.contains(scenario) }
 
-/// `ratio-report --profile-cycles N [kit|bare|continuation|peer|lean-peer|parking]`: only N refresh cycles of one of them
+/// `ratio-report --profile-cycles N [kit|bare|continuation|peer|lean-peer|parking|guarded-parking]`: only N refresh cycles of one of them
 /// (the kit by default), for a profiler.
 @MainActor
 func profileCycles(_ count: Int, of subject: String) async {
@@ -75,6 +75,9 @@ func profileCycles(_ count: Int, of subject: String) async {
         for input in 0..<count { await peer.cycle(input) }
     case "parking":
         let parking = ParkingRefresher()
+        for input in 0..<count { await parking.cycle(input) }
+    case "guarded-parking":
+        let parking = GuardedParkingRefresher()
         for input in 0..<count { await parking.cycle(input) }
     default:
         let kit = KitRefresher()

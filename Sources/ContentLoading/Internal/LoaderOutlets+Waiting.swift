@@ -60,7 +60,11 @@ extension LoaderOutlets {
             // hand-off on every awaited refresh).
             await withUnsafeContinuation(isolation: isolation) { continuation in
                 let waiter = Waiter(ticket: ticket, key: key, resumption: .continuation(continuation))
-                if let settled = shared.withLock({ $0.add(waiter) }) { continuation.resume(returning: settled) }
+                // NB: the cancellation check is under the lock: a task cancelled after it ran
+                // finds its waiter when the handler, which runs after the flag is set, takes
+                // the lock.
+                let settled = shared.withLock { shared in Task.isCancelled ? .some(nil) : shared.add(waiter) }
+                if let settled { continuation.resume(returning: settled) }
             }
         } onCancel: {
             cancelWaiter(key)
@@ -116,11 +120,9 @@ extension LoaderOutlets.Shared {
     }
 
     /// Adds `waiter` to the waiting tasks, unless its load has settled (or the outlets shut
-    /// down), which returns the state to go on with, or its task is cancelled, which returns
-    /// `.some(nil)`.
+    /// down), which returns the state to go on with.
     @inlinable mutating func add(_ waiter: LoaderOutlets.Waiter) -> ContentLoadingState<Output>?? {
         if isShutDown || lastSettled.map({ waiter.ticket <= $0 }) == true { return .some(current) }
-        if Task.isCancelled { return .some(nil) }
         // NB: kept sorted by ticket, so settling removes a prefix.
         let index = waiters.lastIndex { $0.ticket <= waiter.ticket }.map { $0 + 1 } ?? 0
         waiters.insert(waiter, at: index)
