@@ -35,7 +35,7 @@ import Dispatch
     // NB: @unchecked: `state` is only read and written under its lock, `lot` is set once, in
     // `init`, and `scheduled` is handed over through the main queue (see `schedule(_:)`).
     private let state = Locked(State())
-    private var lot: ParkingLot!
+    @usableFromInline var lot: ParkingLot!
     private var scheduled: UnownedJob?
 
     @usableFromInline package init() {
@@ -46,8 +46,10 @@ import Dispatch
     ///
     /// - Parameter isolation: The caller's actor; the task returns to it through the main
     ///   queue, so use the spot from the main actor only.
-    @usableFromInline package func wait(isolation: isolated (any Actor)? = #isolation) async {
+    @inlinable @inline(__always) package func wait(isolation: isolated (any Actor)? = #isolation) async {
         // NB: the task goes on only from `schedule(_:)`, which runs it after its release.
+        // Inlined, so the caller's hop to `isolation` is the only one before the task moves
+        // onto the lot.
         await lot.park()
     }
 
@@ -102,8 +104,8 @@ import Dispatch
 @usableFromInline package let mainActor = MainActor.shared
 
 /// The actor a parking task moves onto: its executor is the ``ParkingSpot``.
-private actor ParkingLot {
-    nonisolated let unownedExecutor: UnownedSerialExecutor
+@usableFromInline actor ParkingLot {
+    @usableFromInline nonisolated let unownedExecutor: UnownedSerialExecutor
     /// How many tasks went through.
     private var passed = 0
 
@@ -114,5 +116,5 @@ private actor ParkingLot {
     /// NB: it writes the actor's state so that the move onto the actor is needed: the
     /// optimizer drops the executor hop of an isolated function that touches nothing isolated,
     /// and the task would then not park at all.
-    func park() { passed &+= 1 }
+    @usableFromInline func park() { passed &+= 1 }
 }

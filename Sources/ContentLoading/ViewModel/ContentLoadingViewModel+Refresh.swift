@@ -48,12 +48,7 @@ extension ContentLoadingViewModel {
                     let output: Output
                     switch single {
                     case .closure(let operation): output = try await operation()
-                    case .modelLoad(let input):
-                        // NB: unreachable: only the default producer makes one, from an `Input`.
-                        guard let input = input as? Input else {
-                            preconditionFailure("\(type(of: input)) is not \(Input.self)")
-                        }
-                        output = try await load(input)
+                    case .modelLoad(let input): output = try await load(Self.unerased(input))
                     }
                     model.object?.complete(output, from: id)
                     return
@@ -71,6 +66,13 @@ extension ContentLoadingViewModel {
             }
         }
         taskChange = .replace(task)  // NB: the publish that follows every start makes it the running task.
+    }
+
+    /// `input`, an `Input` the default producer carried type-erased, without a dynamic cast.
+    @inlinable nonisolated static func unerased(_ input: some Sendable) -> Input {
+        // NB: unreachable: only the default producer makes a `modelLoad`, from an `Input`.
+        guard type(of: input) == Input.self else { preconditionFailure("\(type(of: input)) is not \(Input.self)") }
+        return unsafeBitCast(input, to: Input.self)
     }
 
     @inlinable func deliver(_ output: Output, from id: LoadID) {
