@@ -1,28 +1,26 @@
 /// Measures elapsed time on an injected clock, with the clock's type erased.
 ///
-/// NB: the closures are built once; marking a start stores only the clock's instant, so
-/// starting a measurement allocates nothing (it happens on every delivered value).
+/// NB: the stopwatch reads the clock once when it is made, and a mark is the time since
+/// then: a plain `Duration`, so starting a measurement (which happens on every delivered
+/// value) neither boxes the clock's instant nor casts it back.
 @usableFromInline package struct Stopwatch: Sendable {
-    /// A start instant of the stopwatch's clock.
+    /// A start time: how long after the stopwatch was made the measurement started.
     @usableFromInline package struct Mark: Sendable {
-        @usableFromInline let instant: any Sendable
-        @usableFromInline init(instant: any Sendable) { self.instant = instant }
+        @usableFromInline let offset: Duration
+        @usableFromInline init(offset: Duration) { self.offset = offset }
     }
 
-    @usableFromInline let now: @Sendable () -> any Sendable
-    private let elapsed: @Sendable (any Sendable) -> Duration
+    /// The time since the stopwatch was made.
+    @usableFromInline let sinceOrigin: @Sendable () -> Duration
 
     package init<C: Clock>(clock: C) where C.Duration == Duration {
-        now = { clock.now }
-        elapsed = { start in
-            guard let start = start as? C.Instant else { return .zero }
-            return start.duration(to: clock.now)
-        }
+        let origin = clock.now
+        sinceOrigin = { origin.duration(to: clock.now) }
     }
 
     /// Starts a measurement now.
-    @inlinable package func start() -> Mark { Mark(instant: now()) }
+    @inlinable package func start() -> Mark { Mark(offset: sinceOrigin()) }
 
-    /// The time since `mark` was started.
-    package func elapsed(since mark: Mark) -> Duration { elapsed(mark.instant) }
+    /// The time since `mark`, one of this stopwatch's, was started.
+    package func elapsed(since mark: Mark) -> Duration { sinceOrigin() - mark.offset }
 }

@@ -36,12 +36,13 @@ public struct RefreshHandle<Output: Sendable>: Sendable {
     ///
     /// - Parameter isolation: The actor the caller runs on, which this awaits on without
     ///   hopping off it; leave it to its default.
-    @inlinable @discardableResult
+    @inlinable @inline(never) @discardableResult
     public func settled(isolation: isolated (any Actor)? = #isolation) async -> ContentLoadingState<Output> {
-        // NB: the waiter is registered only now, so an ignored handle costs nothing.
-        let state = await outlets.waitUntilSettled(ticket, isolation: isolation) ?? outlets.current
-        withExtendedLifetime(model) {}  // NB: the model lives at least until its refresh settles.
-        return state
+        // NB: the waiter is registered only now, so an ignored handle costs nothing. The
+        // handle, and with it the model, is alive until this returns: the caller holds it for
+        // the call, which is never inlined (keeping `model` alive here instead copied it, a
+        // retain and a release of the model on every awaited refresh).
+        await outlets.waitUntilSettled(ticket, isolation: isolation) ?? outlets.current
     }
 
     /// Whether the refresh has settled.
