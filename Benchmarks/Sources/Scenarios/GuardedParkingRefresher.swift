@@ -4,7 +4,7 @@ import Observation
 /// loading state is published, a cancelled waiter goes on, and the refresher is released (and
 /// its load cancelled) while a load runs.
 ///
-/// ``ParkingRefresher`` is the fastest correct cycle, and it leaves these out: its loading flag
+/// ``ParkingRefresher`` is the fastest hand-written cycle because it leaves these out: its loading flag
 /// is hidden from Observation (a view cannot show a spinner), its waiter stays parked when its
 /// task is cancelled (until the next refresh ends), and its load task keeps it alive. Each
 /// costs something on every cycle; this baseline pays for them as plainly as it can, so the

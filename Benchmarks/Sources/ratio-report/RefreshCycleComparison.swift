@@ -3,7 +3,7 @@ import Scenarios
 /// Scenario 1: the kit's refresh cycle against four hand-written baselines and two OpenCombine
 /// peers, all seven measured in one group.
 ///
-/// Every run times `cycles` refresh cycles of each subject in turn, so all six meet the same
+/// Every run times `cycles` refresh cycles of each subject in turn, so all seven meet the same
 /// machine; each subject's figure is the median of `runs` such runs. A cycle that waits with a
 /// continuation or `Task.value` is mostly thread hand-offs (the waiter's resumption goes
 /// through the global executor and back to the main actor), whose cost depends on what the
