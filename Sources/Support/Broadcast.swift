@@ -41,6 +41,12 @@
     /// A new stream that first yields `initial` (when given), then every value sent after it
     /// subscribed.
     package func subscribe(initial: Element? = nil) -> AsyncStream<Element> {
+        subscribeAddressed(initial: initial).stream
+    }
+
+    /// A new stream, as ``subscribe(initial:)`` makes it, and the subscriber number that
+    /// ``send(_:to:)`` sends to it by (`nil` when the broadcast has finished).
+    package func subscribeAddressed(initial: Element? = nil) -> (stream: AsyncStream<Element>, subscriber: UInt64?) {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .unbounded)
         // NB: yielded before the continuation is shared, so nothing can come before it.
         if let initial { continuation.yield(initial) }
@@ -52,12 +58,17 @@
         }
         guard let key else {
             continuation.finish()
-            return stream
+            return (stream, nil)
         }
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { _ = $0.continuations.removeValue(forKey: key) }
         }
-        return stream
+        return (stream, key)
+    }
+
+    /// Sends `element` to one subscriber, in order with everything sent to all of them.
+    package func send(_ element: Element, to subscriber: UInt64) {
+        enqueue(element, finishing: false, only: subscriber)
     }
 
     /// Sends `element` to every subscriber.
@@ -76,11 +87,16 @@
 
     /// Queues a delivery to the present subscribers and, when no other thread is delivering,
     /// delivers the queue outside the lock.
-    @inlinable func enqueue(_ element: Element?, finishing: Bool) {
+    @inlinable func enqueue(_ element: Element?, finishing: Bool, only subscriber: UInt64? = nil) {
         var delivery: Delivery? = state.withLock { state in
             // NB: a value sent to no subscriber reaches nobody, queued or not.
             guard !state.isFinished, finishing || !state.continuations.isEmpty else { return nil }
-            let delivery = Delivery(element: element, recipients: state.continuations)
+            var recipients = state.continuations
+            if let subscriber {
+                guard let continuation = state.continuations[subscriber] else { return nil }
+                recipients = [subscriber: continuation]
+            }
+            let delivery = Delivery(element: element, recipients: recipients)
             if finishing {
                 state.isFinished = true
                 state.continuations = [:]

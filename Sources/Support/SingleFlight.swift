@@ -1,43 +1,124 @@
 /// Runs at most one operation at a time; callers that arrive while it runs share its result.
 ///
-/// The in-flight task is created and cleared under a lock, so two callers can never start
-/// two operations. A caller whose task is cancelled still waits for the shared operation,
-/// which is not cancelled on its behalf: other callers depend on it.
+/// The operation runs for as long as someone waits for it: a caller whose task is cancelled
+/// stops waiting at once (it gets `CancellationError`), and when the last waiting caller has
+/// gone the operation's task is cancelled and let go, so a caller that comes after starts a
+/// new one. The state is changed under one lock, so two callers can never start two
+/// operations.
 package final class SingleFlight<Value: Sendable>: Sendable {
-    private let running = Locked<Task<Value, any Error>?>(nil)
-    private let callers = Locked(0)
+    private struct State {
+        /// The operation in flight, and which one it is.
+        var task: Task<Void, Never>?
+        var generation: UInt64 = 0
+        /// The callers waiting for its value, by key.
+        var callers: [UInt64: CheckedContinuation<Value, any Error>] = [:]
+        /// The callers waiting for it to end, by key.
+        var idleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextKey: UInt64 = 0
+
+        var hasWaiters: Bool { !callers.isEmpty || !idleWaiters.isEmpty }
+    }
+
+    private let state = Locked(State())
 
     package init() {}
 
-    /// The result of the operation in flight, or of `operation` started now when none is.
-    package func run(_ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let task = running.withLock { running -> Task<Value, any Error> in
-            if let running { return running }
-            let task = Task { [running = self.running] in
-                let result = await Result(catching: operation)
-                // NB: only this task can be the one in flight, so clearing is always right.
-                running.withLock { $0 = nil }
-                return try result.get()
-            }
-            running = task
-            return task
+    /// The value of the operation in flight, or of `operation` started now when none is.
+    ///
+    /// - Throws: `CancellationError` when the caller's task is cancelled (the operation goes on
+    ///   while others wait for it).
+    package func run(_ operation: @escaping @Sendable () async -> Value) async throws -> Value {
+        let key = state.withLock { state in
+            state.nextKey += 1
+            return state.nextKey
         }
-        callers.withLock { $0 += 1 }
-        defer { callers.withLock { $0 -= 1 } }
-        return try await task.value
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let registered = state.withLock { state -> Bool in
+                    // NB: checked under the lock the handler takes: a cancellation before the
+                    // caller was registered is seen here, one after finds it registered.
+                    guard !Task.isCancelled else { return false }
+                    state.callers[key] = continuation
+                    if state.task == nil { start(operation, in: &state) }
+                    return true
+                }
+                if !registered { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            leave(key)
+        }
     }
 
-    /// Waits until the operation in flight, if any, has ended; starts none.
+    /// Waits until the operation in flight, if any, has ended; starts none. The wait counts
+    /// as waiting for it (it is not cancelled while this waits); a cancelled wait returns at once.
     package func waitUntilIdle() async {
-        if let task = running.withLock({ $0 }) { _ = try? await task.value }
+        let key = state.withLock { state in
+            state.nextKey += 1
+            return state.nextKey
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let registered = state.withLock { state -> Bool in
+                    guard !Task.isCancelled, state.task != nil else { return false }
+                    state.idleWaiters[key] = continuation
+                    return true
+                }
+                if !registered { continuation.resume() }
+            }
+        } onCancel: {
+            leave(key)
+        }
     }
 
     /// How many callers are waiting for the operation in flight (for tests that must know
     /// every caller joined before letting it finish).
-    package var waitingCallers: Int { callers.withLock { $0 } }
+    package var waitingCallers: Int { state.withLock { $0.callers.count } }
 
     /// Whether an operation is in flight.
-    package var isRunning: Bool { running.withLock { $0 != nil } }
+    package var isRunning: Bool { state.withLock { $0.task != nil } }
+
+    /// Starts `operation` as the one in flight; under the lock.
+    private func start(_ operation: @escaping @Sendable () async -> Value, in state: inout State) {
+        state.generation += 1
+        let generation = state.generation
+        state.task = Task { [self] in
+            let value = await operation()
+            finish(generation, with: value)
+        }
+    }
+
+    /// Hands the value of operation `generation` to everyone waiting for it, unless it was let go.
+    private func finish(_ generation: UInt64, with value: Value) {
+        let waiters = state.withLock { state -> State? in
+            guard state.generation == generation, state.task != nil else { return nil }
+            defer {
+                state.task = nil
+                state.callers = [:]
+                state.idleWaiters = [:]
+            }
+            return state
+        }
+        guard let waiters else { return }
+        for caller in waiters.callers.values { caller.resume(returning: value) }
+        for waiter in waiters.idleWaiters.values { waiter.resume() }
+    }
+
+    /// A cancelled caller (or wait) stops waiting; when nobody waits any more, the operation
+    /// is cancelled and let go.
+    private func leave(_ key: UInt64) {
+        let (caller, waiter, abandoned) = state.withLock { state in
+            let caller = state.callers.removeValue(forKey: key)
+            let waiter = state.idleWaiters.removeValue(forKey: key)
+            guard caller != nil || waiter != nil, !state.hasWaiters, let task = state.task else {
+                return (caller, waiter, Task<Void, Never>?.none)
+            }
+            state.task = nil
+            return (caller, waiter, task)
+        }
+        caller?.resume(throwing: CancellationError())
+        waiter?.resume()
+        abandoned?.cancel()
+    }
 }
 
 extension Result where Failure == any Error {

@@ -2,39 +2,77 @@ import ContentLoadingSupport
 import Foundation
 
 /// What one key of a ``KeyedRepository`` shares between its readers, its writers and its
-/// fetch: the readers' broadcast, the single flight, the lock its writes take, and the version
-/// of its last write.
+/// fetch: the readers' broadcast, the single flight, the lock its writes take, the version of
+/// its last write and how often it was invalidated.
 final class KeyChannel<Value: Sendable>: Sendable {
-    /// A write or a failure, as every reader of the key receives it.
+    /// What every reader of the key receives (a write, a failure, an invalidation), or what
+    /// one reader is told about its own fetch.
     enum Delivery: Sendable {
         case value(Value, origin: CacheOrigin, writtenAt: Date, version: UInt64)
         case removed(version: UInt64)
         /// A fetch found the value unchanged: its age starts again at `writtenAt`.
         case confirmed(Value, writtenAt: Date, version: UInt64)
-        case failure(any Error)
+        /// A fetch, a read or a write failed; `flight` names the fetch that failed, if one did.
+        case failure(any Error, flight: UInt64?)
+        /// The key was invalidated, for the `count`-th time.
+        case invalidated(count: UInt64)
+        /// The fetch this reader started or joined has ended (sent to that reader only, after
+        /// everything the fetch delivered).
+        indirect case fetchEnded(FlightEnd)
+    }
+
+    /// How a fetch of the key ended, as every caller that waited for it learns it.
+    struct FlightEnd: Sendable {
+        /// Which fetch of the key it was.
+        let flight: UInt64
+        /// What it did, or its error.
+        let result: Result<SyncOutcome, any Error>
+        /// What it delivered to every reader (its value, or a confirmation); `nil` when it
+        /// wrote nothing.
+        let delivery: Delivery?
+        /// How often the key had been invalidated when its request started; `nil` when it
+        /// made none.
+        let invalidationCount: UInt64?
     }
 
     let readers = Broadcast<Delivery>()
-    let flight = SingleFlight<SyncOutcome>()
+    let flight = SingleFlight<FlightEnd>()
     /// Held by every write of the key (save, removal, element patch, a fetch's result) from
-    /// its claim to its delivery, so writes reach memory, disk and readers in version order and
-    /// a patch reads the list it writes back.
+    /// its check to its delivery, so writes reach the tiers and readers in version order and a
+    /// patch reads the list it writes back.
     let writes = AsyncLock()
-    private let written = Locked(UInt64(0))
+    private let state = Locked((written: UInt64(0), flights: UInt64(0), invalidations: UInt64(0)))
     /// The value of the last write in this process, kept only by a repository that compares
     /// values (one over a ``LocalStore``), to tell its own writes from others' in the store.
     let lastWritten = Locked<Value?>(nil)
 
     /// The version of the last write (or removal) of the key in this process.
-    var writtenVersion: UInt64 { written.withLock { $0 } }
+    var writtenVersion: UInt64 { state.withLock { $0.written } }
 
-    /// Records a write at `version` when no write came after `seen` (the version a fetch saw
-    /// when it started); `false` when one did, and the fetch must not overwrite it.
-    func claim(_ version: UInt64, ifUnwrittenSince seen: UInt64?) -> Bool {
-        written.withLock { written in
-            if let seen, written > seen { return false }
-            written = max(written, version)
-            return true
+    /// Whether a write came after version `seen` (the version a fetch saw when it started):
+    /// then the fetch must not overwrite it.
+    func wasWritten(after seen: UInt64) -> Bool { state.withLock { $0.written > seen } }
+
+    /// Records a write (or removal) stored at `version`.
+    func record(_ version: UInt64) { state.withLock { $0.written = max($0.written, version) } }
+
+    /// A number for a new fetch of the key.
+    func nextFlight() -> UInt64 {
+        state.withLock { state in
+            state.flights += 1
+            return state.flights
         }
+    }
+
+    /// How often the key was invalidated while someone used it.
+    var invalidationCount: UInt64 { state.withLock { $0.invalidations } }
+
+    /// Counts an invalidation and tells every reader.
+    func invalidate() {
+        let count = state.withLock { state in
+            state.invalidations += 1
+            return state.invalidations
+        }
+        readers.send(.invalidated(count: count))
     }
 }

@@ -7,7 +7,8 @@ extension KeyedRepository {
     ///
     /// Lists are stored whole under their key (in memory, and as one entry on disk); an
     /// element save patches each list in the memory tier or with a live reader, and writes the
-    /// patched list through the tiers. A fetch of a list that started before the save never
+    /// patched list through the tiers (the disk tier first: a list whose disk write fails keeps
+    /// its old element, and its readers get the error). A fetch of a list that started before the save never
     /// overwrites it; concurrent element saves of one list all land.
     ///
     /// ```swift
@@ -18,8 +19,8 @@ extension KeyedRepository {
     /// - Note: A list that is only on disk (evicted from memory, no live reader) is not
     ///   patched: it keeps the old element until its next fetch or save.
     /// - Returns: The keys of the lists that held the element.
-    /// - Throws: The first ``CacheError`` of a disk write; every list is patched in memory and
-    ///   delivered all the same.
+    /// - Throws: The first ``CacheError`` of a disk write; the other lists are patched all the
+    ///   same.
     @inlinable @discardableResult
     public func save<Element: Identifiable & Sendable>(element: Element) async throws -> [Key]
     where Value == [Element] {
@@ -70,20 +71,21 @@ extension KeyedRepository {
         // write back (and a fetch that started before never overwrites the patch).
         try await channel.writes.withLock { [self] in
             guard let position = await position(in: key, find) else { return false }
-            let version = nextVersion()
-            let writtenAt = now()
-            // NB: the search's reference to the list is gone, so the memory tier's list is
-            // edited in place unless a reader holds it (C4: the copy and the free of a
-            // 100,000-element list were 85% of a save).
-            if let edited = memory.edit(key, version: version, writtenAt: writtenAt, { replace(&$0, position) }) {
-                _ = channel.claim(version, ifUnwrittenSince: nil)
-                try await deliver(edited, for: key, in: channel, version: version, writtenAt: writtenAt, origin: .local)
+            // NB: with nothing behind memory, memory is the store: the list is edited in place
+            // unless a reader holds it (C4: the copy and the free of a 100,000-element list were
+            // 85% of a save).
+            if tier == nil {
+                let (version, writtenAt) = (nextVersion(), now())
+                guard let edited = memory.edit(key, version: version, writtenAt: writtenAt, { replace(&$0, position) })
+                else { return false }
+                publish(.value(edited, origin: .local, writtenAt: writtenAt, version: version), in: channel)
                 return true
             }
-            // A list too costly for the memory tier: patch a copy.
+            // NB: persist, then deliver: a patched copy goes to the persistent tier first.
             guard var list = await lookUp(key).hit?.value, replace(&list, position) else { return false }
-            _ = channel.claim(version, ifUnwrittenSince: nil)
-            try await writeThrough(list, for: key, in: channel, version: version, origin: .local)
+            try await reportingFailure(in: channel) {
+                try await writeThrough(list, for: key, in: channel, origin: .local)
+            }
             return true
         }
     }

@@ -27,10 +27,8 @@ extension KeyedRepository {
                 channel.lastWritten.withLock({ $0 }).map({ !isUnchanged($0, observed) }) ?? true
             else { return }
             let version = nextVersion()
-            _ = channel.claim(version, ifUnwrittenSince: nil)
-            channel.lastWritten.withLock { $0 = observed }
             memory.store(.init(value: observed, writtenAt: stored.writtenAt, version: version), for: key)
-            channel.readers.send(.value(observed, origin: .local, writtenAt: stored.writtenAt, version: version))
+            publish(.value(observed, origin: .local, writtenAt: stored.writtenAt, version: version), in: channel)
         }
     }
 }

@@ -34,6 +34,7 @@ extension KeyedRepository {
             return (nil, error)
         }
         guard let stored else { return (nil, nil) }
+        noteVersion(stored.version)
         guard !isExpired(stored.writtenAt, at: date) else {
             await discard(key)
             return (nil, nil)
@@ -49,59 +50,66 @@ extension KeyedRepository {
         return (hit, nil)
     }
 
-    /// Writes `value` through the tiers at `version`, with the validators its fetch got (none
-    /// for a save), and delivers it to every reader of `key`.
+    /// Writes `value` for `key` to the persistent tier, then to memory, then to every reader
+    /// (persist, then deliver), with the validators its fetch got (none for a save). Runs
+    /// under the key's write lock.
     ///
-    /// - Throws: The persistent tier's error when its write fails (also delivered to the
-    ///   readers); memory and the readers have the value all the same.
+    /// - Returns: What the readers were given.
+    /// - Throws: The persistent tier's error when its write fails: then nothing changed, in
+    ///   memory or for the readers.
+    @discardableResult
     func writeThrough(
-        _ value: Value, for key: Key, in channel: KeyChannel<Value>, version: UInt64, origin: CacheOrigin,
+        _ value: Value, for key: Key, in channel: KeyChannel<Value>, origin: CacheOrigin,
         validators: Validators = .none
-    ) async throws {
+    ) async throws -> KeyChannel<Value>.Delivery {
         let writtenAt = now()
+        let version =
+            try await stored { try await $0.write(value, for: key, writtenAt: writtenAt, validators: validators) }
         memory.store(.init(value: value, writtenAt: writtenAt, version: version, validators: validators), for: key)
-        try await deliver(
-            value, for: key, in: channel, version: version, writtenAt: writtenAt, origin: origin, validators: validators
-        )
+        return publish(.value(value, origin: origin, writtenAt: writtenAt, version: version), in: channel)
     }
 
-    /// Delivers `value`, already in the memory tier at `version`, to every reader of `key`
-    /// and writes it to the persistent tier.
-    ///
-    /// - Throws: The persistent tier's error when its write fails (also delivered to the readers).
-    func deliver(
-        _ value: Value, for key: Key, in channel: KeyChannel<Value>, version: UInt64, writtenAt: Date,
-        origin: CacheOrigin, validators: Validators = .none
-    ) async throws {
-        if remembersLastWrite { channel.lastWritten.withLock { $0 = value } }
-        channel.readers.send(.value(value, origin: origin, writtenAt: writtenAt, version: version))
-        guard let tier else { return }
-        do {
-            try await tier.write(value, for: key, version: version, writtenAt: writtenAt, validators: validators)
-        } catch {
-            channel.readers.send(.failure(error))
-            throw error
+    /// Runs `write` on the persistent tier: the version it stored at, or (no tier, or one that
+    /// keeps no versions) a version of this repository's.
+    func stored(_ write: (any PersistentTier<Key, Value>) async throws -> UInt64?) async throws -> UInt64 {
+        guard let tier, let version = try await write(tier) else { return nextVersion() }
+        noteVersion(version)
+        return version
+    }
+
+    /// Records a stored write of `key` and hands it to every reader.
+    @discardableResult
+    func publish(_ delivery: KeyChannel<Value>.Delivery, in channel: KeyChannel<Value>) -> KeyChannel<Value>.Delivery {
+        switch delivery {
+        case .value(let value, _, _, let version), .confirmed(let value, _, let version):
+            if remembersLastWrite { channel.lastWritten.withLock { $0 = value } }
+            channel.record(version)
+        case .removed(let version):
+            channel.record(version)
+        case .failure, .invalidated, .fetchEnded:
+            break
         }
+        channel.readers.send(delivery)
+        return delivery
     }
 
     /// Records that a fetch found `current` unchanged (an equal value, or a 304 with
-    /// `validators`): its age starts again on every tier, and readers waiting for the fetch get
-    /// it, marked unchanged (no new value is written or delivered to the others).
-    func confirm(
-        _ current: Hit, for key: Key, in channel: KeyChannel<Value>, version: UInt64, validators: Validators
-    ) async throws {
+    /// `validators`): its age starts again on every tier (persistent first), and readers
+    /// waiting for the fetch get it, marked unchanged (no new value is delivered to the others).
+    ///
+    /// - Returns: What the readers were given.
+    /// - Throws: The persistent tier's error: then nothing changed.
+    func confirm(_ current: Hit, for key: Key, in channel: KeyChannel<Value>, validators: Validators)
+        async throws -> KeyChannel<Value>.Delivery
+    {
         let writtenAt = now()
+        let version = try await stored {
+            try await $0.confirm(
+                current.value, for: key, expected: current.version, writtenAt: writtenAt, validators: validators)
+        }
         memory.store(
             .init(value: current.value, writtenAt: writtenAt, version: version, validators: validators), for: key)
-        if remembersLastWrite { channel.lastWritten.withLock { $0 = current.value } }
-        channel.readers.send(.confirmed(current.value, writtenAt: writtenAt, version: version))
-        guard let tier else { return }
-        do {
-            try await tier.confirm(key, writtenAt: writtenAt, version: version, validators: validators)
-        } catch {
-            channel.readers.send(.failure(error))
-            throw error
-        }
+        return publish(.confirmed(current.value, writtenAt: writtenAt, version: version), in: channel)
     }
 
     /// `hit` as a read of `key` gives it at `date`: its age and whether it is stale.
@@ -116,11 +124,16 @@ extension KeyedRepository {
     }
 
     /// The age of a value written at `writtenAt`, at `date`.
+    /// 0 for a value written after `date` (the clock went back); at most about 290,000 years.
     @inlinable func age(of writtenAt: Date, at date: Date) -> Duration {
-        .milliseconds(Int64((max(0, date.timeIntervalSince(writtenAt)) * 1_000).rounded()))
+        // NB: the dates may come from a file: clamped before the conversion to an integer.
+        let milliseconds = (date.timeIntervalSince(writtenAt) * 1_000).rounded()
+        guard milliseconds > 0 else { return .zero }
+        return .milliseconds(milliseconds < 9e15 ? Int64(milliseconds) : 9_000_000_000_000_000)
     }
 
-    /// Whether a value written at `writtenAt` has expired at `date`.
+    /// Whether a value written at `writtenAt` has expired at `date` (never one written after
+    /// `date`: it is stale, and revalidated).
     @inlinable func isExpired(_ writtenAt: Date, at date: Date) -> Bool {
         age(of: writtenAt, at: date) >= ages.expireAfter
     }
@@ -128,6 +141,6 @@ extension KeyedRepository {
     /// Removes `key` from both tiers (an expired value).
     private func discard(_ key: Key) async {
         memory.remove(key)
-        try? await tier?.remove(key)
+        _ = try? await tier?.remove(key)
     }
 }

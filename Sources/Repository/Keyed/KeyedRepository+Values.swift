@@ -9,7 +9,9 @@ extension KeyedRepository {
         let date = now()
         let age = age(of: entry.writtenAt, at: date)
         guard age < ages.expireAfter else { return nil }
-        let stale = age >= ages.staleAfter || invalidations.withLock { $0.contains(key, version: entry.version) }
+        let stale =
+            entry.writtenAt > date || age >= ages.staleAfter
+            || invalidations.withLock { $0.contains(key, version: entry.version) }
         return CachedValue(value: entry.value, origin: .memory, age: age, isStale: stale)
     }
 

@@ -7,8 +7,9 @@ extension KeyedRepository {
     ///
     /// - Returns: ``SyncOutcome/updated``, or ``SyncOutcome/notModified`` when a save since the
     ///   fetch started kept its own value.
-    /// - Throws: The fetch's error (also delivered to every reader of `key`), or a
-    ///   ``CacheError`` when the disk write fails.
+    /// - Throws: The fetch's error (also delivered to every reader of `key`), a ``CacheError``
+    ///   when the disk write fails (then nothing is delivered), or `CancellationError` when
+    ///   the calling task is cancelled (the fetch goes on while others wait for it).
     @discardableResult
     public func refresh(_ key: Key) async throws -> SyncOutcome {
         try await withChannel(for: key) { try await sync(key, in: $0) }
@@ -20,122 +21,159 @@ extension KeyedRepository {
         existingChannel(for: key)?.flight.isRunning ?? false
     }
 
-    /// Waits until the fetch of `key` in flight, if any, has ended and written its result (or
-    /// failed); starts none.
+    /// How many callers wait for the fetch of `key` in flight (``refresh(_:)`` calls and reads
+    /// that started or joined it); 0 when none runs.
+    package func waitingCallers(for key: Key) -> Int {
+        existingChannel(for: key)?.flight.waitingCallers ?? 0
+    }
+
+    /// Waits until the fetch of `key` in flight, if any, has ended and stored its result (or
+    /// failed); starts none. While this waits, the fetch is not cancelled (see "Fetches nobody
+    /// waits for" in the Caching article).
     public func fetchSettled(_ key: Key) async {
         await existingChannel(for: key)?.flight.waitUntilIdle()
     }
 
-    /// Writes `value` for `key` through the tiers: every live reader of `key` gets it at once
-    /// (origin ``CacheOrigin/local``), with no request. A fetch of `key` that started before
-    /// never overwrites it.
+    /// Writes `value` for `key` through the tiers: the persistent tier first, then memory and
+    /// every live reader of `key` (origin ``CacheOrigin/local``), with no request. A fetch of
+    /// `key` that started before never overwrites it.
     ///
-    /// - Throws: ``CacheError`` when the disk write fails; memory and the readers have the
-    ///   value all the same.
+    /// - Throws: ``CacheError`` when the disk write fails: then nothing changed, and the
+    ///   readers get the error as an event.
     public func save(_ value: Value, for key: Key) async throws {
         try await withChannel(for: key) { channel in
             try await channel.writes.withLock { [self] in
-                let version = nextVersion()
-                _ = channel.claim(version, ifUnwrittenSince: nil)
-                try await writeThrough(value, for: key, in: channel, version: version, origin: .local)
+                try await reportingFailure(in: channel) {
+                    _ = try await writeThrough(value, for: key, in: channel, origin: .local)
+                }
             }
         }
     }
 
-    /// Removes the value of `key` from both tiers; its readers get ``CacheEvent/noValue``. A
-    /// fetch that started before does not bring it back.
+    /// Removes the value of `key` from both tiers (the persistent one first); its readers get
+    /// ``CacheEvent/noValue``. A fetch that started before does not bring it back.
     ///
-    /// - Throws: ``CacheError`` when the disk tier cannot remove it.
+    /// - Throws: ``CacheError`` when the disk tier cannot remove it: then nothing changed.
     public func remove(_ key: Key) async throws {
         try await withChannel(for: key) { channel in
             try await channel.writes.withLock { [self] in
-                let version = nextVersion()
-                _ = channel.claim(version, ifUnwrittenSince: nil)
-                memory.remove(key)
-                channel.readers.send(.removed(version: version))
-                try await tier?.remove(key)
+                try await reportingFailure(in: channel) {
+                    let version = try await stored { try await $0.remove(key) }
+                    memory.remove(key)
+                    _ = publish(.removed(version: version), in: channel)
+                }
             }
         }
     }
 
-    /// Marks the value of `key` stale, whatever its age; when `key` has live readers it is
-    /// fetched again now.
-    public func invalidate(_ key: Key) {
-        invalidateEverythingWritten(of: key)
-        if let channel = existingChannel(for: key), channel.readers.subscriberCount > 0 { revalidate(key) }
+    /// Runs `write`; its error reaches the readers of the channel as an event, then the caller.
+    @discardableResult
+    func reportingFailure<Result>(in channel: KeyChannel<Value>, _ write: () async throws -> Result) async throws
+        -> Result
+    {
+        do {
+            return try await write()
+        } catch {
+            channel.readers.send(.failure(error, flight: nil))
+            throw error
+        }
     }
 
-    /// Marks every cached value stale, in memory and on disk; every key with live readers is
-    /// fetched again now.
+    /// Marks the value of `key` stale, whatever its age. Every live reader of `key` whose
+    /// policy fetches gets it fetched again: now, or after the fetch in flight when that one
+    /// started before (one more fetch, however many invalidations arrive meanwhile).
+    public func invalidate(_ key: Key) {
+        invalidateEverythingWritten(of: key)
+        existingChannel(for: key)?.invalidate()
+    }
+
+    /// Marks every cached value stale, in memory and on disk; every key with live readers
+    /// whose policy fetches is fetched again, as ``invalidate(_:)`` says.
     public func invalidateAll() {
         invalidateEverythingWritten()
-        for key in observedKeys { revalidate(key) }
+        for channel in liveChannels { channel.invalidate() }
+    }
+
+    /// Fetches `key`, or joins its fetch in flight, and writes the result through the tiers
+    /// to every reader (see ``flight(_:in:unlessWrittenAfter:skippingFresh:)``).
+    ///
+    /// - Returns: What the fetch did.
+    /// - Throws: Its error, or `CancellationError` when the caller's task is cancelled.
+    @discardableResult
+    func sync(
+        _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
+    ) async throws -> SyncOutcome {
+        try await flight(key, in: channel, unlessWrittenAfter: seen, skippingFresh: skippingFresh).result.get()
     }
 
     /// Fetches `key`, or joins its fetch in flight, and writes the result through the tiers
     /// to every reader. With `seen`, does nothing when a write of `key` came after that version
     /// (a reader's miss that another fetch has filled since); with `skippingFresh`, does
     /// nothing while the cached value is fresh. The fetch sends the validators stored with the
-    /// value, and is tried again as the retry policy says.
+    /// value, and is tried again as the retry policy says. It runs while someone waits for it;
+    /// when the last caller has gone, it is cancelled.
     ///
-    /// - Returns: ``SyncOutcome/updated`` when the value was written; ``SyncOutcome/notModified``
-    ///   when the fetch found it unchanged (a 304, or an equal value: its age starts again) or
-    ///   a save since the fetch started kept its own value; ``SyncOutcome/skipped`` when nothing
-    ///   was fetched.
-    @discardableResult
-    func sync(
+    /// - Returns: How the fetch ended: ``SyncOutcome/updated`` when the value was written;
+    ///   ``SyncOutcome/notModified`` when the fetch found it unchanged (a 304, or an equal
+    ///   value: its age starts again) or a save since the fetch started kept its own value;
+    ///   ``SyncOutcome/skipped`` when nothing was fetched; or its error.
+    /// - Throws: `CancellationError` when the caller's task is cancelled.
+    func flight(
         _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
-    ) async throws -> SyncOutcome {
+    ) async throws -> KeyChannel<Value>.FlightEnd {
         try await channel.flight.run { [self] in
+            let flight = channel.nextFlight()
             let started = channel.writtenVersion
-            if let seen, started > seen { return .skipped }
-            // NB: the hit a freshness check read already holds the validators; no second read.
-            var held: Validators?
-            if skippingFresh, let hit = await lookUp(key).hit {
-                guard isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: now()) else { return .skipped }
-                held = hit.validators
-            }
-            let result: FetchResult<Value>
+            let invalidations = channel.invalidationCount
             do {
+                if let seen, started > seen { return .init(skipped: flight) }
+                // NB: the hit a freshness check read already holds the validators; no second read.
+                var held: Validators?
+                if skippingFresh, let hit = await lookUp(key).hit {
+                    guard isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: now()) else {
+                        return .init(skipped: flight)
+                    }
+                    held = hit.validators
+                }
                 let validators: Validators
                 if let held { validators = held } else { validators = await storedValidators(of: key) }
-                result = try await retry.run { try await fetch(key, validators) }
+                let result = try await retry.run { try await fetch(key, validators) }
+                return try await channel.writes.withLock { [self] in
+                    // NB: a fetch nobody waits for any more writes nothing (a newer one may run).
+                    try Task.checkCancellation()
+                    // NB: writes win: a save or removal since the fetch started keeps its value.
+                    guard !channel.wasWritten(after: started) else {
+                        return .init(flight: flight, result: .success(.notModified), invalidations: invalidations)
+                    }
+                    let (outcome, delivery) = try await write(result, for: key, in: channel)
+                    return .init(
+                        flight: flight, result: .success(outcome), delivery: delivery, invalidations: invalidations)
+                }
             } catch {
-                if !(error is CancellationError) { channel.readers.send(.failure(error)) }
-                throw error
-            }
-            return try await channel.writes.withLock { [self] in
-                let version = nextVersion()
-                // NB: writes win: a save or removal since the fetch started keeps its value.
-                guard channel.claim(version, ifUnwrittenSince: started) else { return .notModified }
-                return try await write(result, for: key, in: channel, version: version)
+                if !(error is CancellationError) { channel.readers.send(.failure(error, flight: flight)) }
+                return .init(flight: flight, result: .failure(error), invalidations: invalidations)
             }
         }
     }
 
-    /// Writes what a fetch of `key` found, at `version`: a new value through the tiers, or a
-    /// confirmation of the cached one (a 304, or an equal value).
-    private func write(_ result: FetchResult<Value>, for key: Key, in channel: KeyChannel<Value>, version: UInt64)
-        async throws -> SyncOutcome
+    /// Writes what a fetch of `key` found: a new value through the tiers, or a confirmation of
+    /// the cached one (a 304, or an equal value).
+    private func write(_ result: FetchResult<Value>, for key: Key, in channel: KeyChannel<Value>) async throws
+        -> (SyncOutcome, KeyChannel<Value>.Delivery)
     {
         switch result {
         case .notModified(let validators):
             guard let current = await lookUp(key).hit else {
                 // NB: nothing is cached, so nothing holds the validators: the next fetch is full.
-                let error = UnexpectedNotModified(key: key.persistentKey)
-                channel.readers.send(.failure(error))
-                throw error
+                throw UnexpectedNotModified(key: key.persistentKey)
             }
-            try await confirm(current, for: key, in: channel, version: version, validators: validators)
-            return .notModified
+            return (.notModified, try await confirm(current, for: key, in: channel, validators: validators))
         case .modified(let value, let validators):
             if let isUnchanged, let current = await lookUp(key).hit, isUnchanged(current.value, value) {
-                try await confirm(current, for: key, in: channel, version: version, validators: validators)
-                return .notModified
+                return (.notModified, try await confirm(current, for: key, in: channel, validators: validators))
             }
-            try await writeThrough(
-                value, for: key, in: channel, version: version, origin: .remote, validators: validators)
-            return .updated
+            let delivery = try await writeThrough(value, for: key, in: channel, origin: .remote, validators: validators)
+            return (.updated, delivery)
         }
     }
 
@@ -151,19 +189,40 @@ extension KeyedRepository {
         return stored.validators
     }
 
-    /// Fetches `key` in the background; its result or error reaches the readers.
+    /// Fetches `key` in the background; its result or error reaches the readers. The fetch
+    /// runs to its end: nobody's leaving cancels it.
     func revalidate(_ key: Key) {
-        _ = fetchTask(key)
+        fetchTask(key)
     }
 
-    /// A task that fetches `key` (see ``sync(_:in:unlessWrittenAfter:skippingFresh:)``); it
-    /// uses the key's channel from now until it ends.
+    /// A task that fetches `key` (see ``flight(_:in:unlessWrittenAfter:skippingFresh:)``); it
+    /// uses the key's channel from now until it ends. With `subscriber`, that reader is told
+    /// how the fetch ended, after everything it delivered. Cancelling the task stops its wait
+    /// (and the fetch, when nobody else waits for it).
     @discardableResult
-    func fetchTask(_ key: Key, unlessWrittenAfter seen: UInt64? = nil) -> Task<Void, Never> {
+    func fetchTask(_ key: Key, unlessWrittenAfter seen: UInt64? = nil, reportingTo subscriber: UInt64? = nil)
+        -> Task<Void, Never>
+    {
         let channel = checkOutChannel(for: key)
         return Task {
             defer { checkInChannel(for: key) }
-            _ = try? await sync(key, in: channel, unlessWrittenAfter: seen)
+            guard let end = try? await flight(key, in: channel, unlessWrittenAfter: seen) else { return }
+            if let subscriber { channel.readers.send(.fetchEnded(end), to: subscriber) }
         }
+    }
+}
+
+extension KeyChannel.FlightEnd {
+    /// A fetch that wrote nothing: skipped, or superseded by a save.
+    init(skipped flight: UInt64) {
+        self.init(flight: flight, result: .success(.skipped), delivery: nil, invalidationCount: nil)
+    }
+
+    /// A fetch whose request started after the key's `invalidations`-th invalidation.
+    init(
+        flight: UInt64, result: Result<SyncOutcome, any Error>, delivery: KeyChannel.Delivery? = nil,
+        invalidations: UInt64
+    ) {
+        self.init(flight: flight, result: result, delivery: delivery, invalidationCount: invalidations)
     }
 }

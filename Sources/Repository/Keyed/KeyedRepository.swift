@@ -111,6 +111,11 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         channels.withLock { $0[key]?.channel }
     }
 
+    /// The channels of the keys someone is using now.
+    var liveChannels: [KeyChannel<Value>] {
+        channels.withLock { $0.values.map(\.channel) }
+    }
+
     /// The keys with live readers.
     var observedKeys: [Key] {
         channels.withLock { $0.filter { $0.value.channel.readers.subscriberCount > 0 }.map(\.key) }
@@ -119,27 +124,40 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     /// How many keys have a channel now (someone reading, writing or fetching them).
     package var channelCount: Int { channels.withLock { $0.count } }
 
-    /// A new write version: larger than every earlier one in this process and, from the wall
-    /// clock, than those of earlier processes (so a new write replaces an old disk entry).
+    /// A new write version for a write the persistent tier does not version (there is none,
+    /// or it is a ``LocalStore``): above every version this repository has made or seen.
+    /// Versions order writes; they never come from a clock.
     func nextVersion() -> UInt64 {
-        let micros = UInt64(max(0, now().timeIntervalSince1970 * 1_000_000))
-        return lastVersion.withLock { last in
-            last = max(last + 1, micros)
+        lastVersion.withLock { last in
+            last += 1
             return last
         }
     }
 
+    /// Records a version the persistent tier stored a write at, or a read found.
+    func noteVersion(_ version: UInt64) {
+        lastVersion.withLock { $0 = max($0, version) }
+    }
+
+    /// The highest version written so far, here or (as far as this process has seen) in the
+    /// persistent tier: an invalidation marks every value up to it stale.
+    private var latestVersion: UInt64 {
+        max(lastVersion.withLock { $0 }, tier?.latestVersion ?? 0)
+    }
+
     /// Makes every value written so far stale, on every tier: of `key`, or of every key.
     func invalidateEverythingWritten(of key: Key? = nil) {
-        let version = nextVersion()
+        let version = latestVersion
         invalidations.withLock { invalidations in
             if let key { invalidations.keys[key] = version } else { invalidations.all = version }
         }
     }
 
     /// Whether the value of `key` written at `writtenAt` with `version` is stale at `date`.
+    ///
+    /// A value written after `date` (the clock went back since) is stale: its age is unknown.
     @inlinable func isStale(_ key: Key, writtenAt: Date, version: UInt64, at date: Date) -> Bool {
-        age(of: writtenAt, at: date) >= ages.staleAfter
+        writtenAt > date || age(of: writtenAt, at: date) >= ages.staleAfter
             || invalidations.withLock { $0.contains(key, version: version) }
     }
 

@@ -1,18 +1,20 @@
 import ContentLoading
+import ContentLoadingSupport
 import Foundation
-
-#if canImport(SQLite3)
-    import SQLite3
-#else
-    import CSQLite
-#endif
 
 /// The disk tier: encoded values in a table of the kit's SQLite layer, bounded by total bytes,
 /// evicting the least recently read entries when a write goes over the limit.
 ///
 /// Every write is a transaction, so a crash leaves the previous value. Each entry carries its
-/// write time (its age survives a restart) and the format version of the code that wrote it:
-/// entries of another format are discarded. Work runs on the actor, off the main actor.
+/// write time (its age survives a restart), the format version of the code that wrote it
+/// (entries of another format are discarded) and a write version that a counter in the same
+/// file advances in the write's own transaction: versions order writes across processes and
+/// relaunches, whatever the clocks say. Work runs on the actor, off the main actor.
+///
+/// What a row holds is data, not truth: a row whose version, write time or value does not
+/// validate is a miss and an error, and is removed; the byte total is measured from the
+/// stored keys and values, never from a size column. A value larger than ``byteLimit`` is not
+/// stored (an error), and the other entries stay.
 ///
 /// ```swift
 /// let disk = try DiskCache(.file(path: "cache.sqlite"), byteLimit: 64 << 20)
@@ -28,19 +30,21 @@ public actor DiskCache {
 
     /// The database file's path.
     public nonisolated let path: String
-    /// The most bytes of values kept.
+    /// The most bytes of keys and values kept.
     public let byteLimit: Int
     /// The format the entries are written in; entries of another format are discarded.
     public let formatVersion: Int
-    private let database: SQLiteDatabase
-    /// The total size of the values, kept as rows are written and removed.
-    private var totalBytes: Int
+    let database: SQLiteDatabase
+    /// The total size of the keys and values, kept as rows are written and removed.
+    var totalBytes: Int
     /// When each entry read since the last write was read, by key.
-    private var pendingReads: [String: Double] = [:]
-    /// Makes a write fail (for tests of a full disk): called before each write.
-    private var writeFault: (@Sendable (String) throws -> Void)?
+    var pendingReads: [String: Double] = [:]
+    /// Makes a write fail or wait (for tests): called before each write changes anything.
+    var writeFault: (@Sendable (String) async throws -> Void)?
+    /// The highest write version this connection has seen in the file.
+    let seenVersion: Locked<UInt64>
 
-    private static let migrations = [
+    static let migrations = [
         """
         CREATE TABLE content_loading_cache (
             key TEXT PRIMARY KEY NOT NULL,
@@ -58,13 +62,28 @@ public actor DiskCache {
         ALTER TABLE content_loading_cache ADD COLUMN entity_tag TEXT;
         ALTER TABLE content_loading_cache ADD COLUMN last_modified TEXT
         """,
+        // 3: the write-version counter, started above every version stored (earlier versions
+        // were wall-clock microseconds).
+        """
+        CREATE TABLE content_loading_cache_counter (
+            id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+            last_version INTEGER NOT NULL
+        );
+        INSERT INTO content_loading_cache_counter VALUES (1, (\(validVersionsMaximum)))
+        """,
     ]
+
+    /// The highest valid version stored, 0 when none.
+    static let validVersionsMaximum = """
+        SELECT coalesce(max(version), 0) FROM content_loading_cache
+            WHERE typeof(version) = 'integer' AND version BETWEEN 1 AND \(Int64.max >> 2)
+        """
 
     /// Opens (or creates) the disk tier at `location`.
     ///
     /// - Parameters:
     ///   - location: A file (one of its own, or a database the kit created) or memory.
-    ///   - byteLimit: The most bytes of values kept. Defaults to 64 MiB.
+    ///   - byteLimit: The most bytes of keys and values kept. Defaults to 64 MiB.
     ///   - formatVersion: Bump it when the encoded form of the values changes: entries written
     ///     with another version are discarded. Defaults to 1.
     /// - Throws: ``SQLiteError`` naming the file when it cannot be opened or is not the kit's.
@@ -83,149 +102,85 @@ public actor DiskCache {
             try discard.bind(formatVersion, at: 1)
             try discard.step()
         }
-        let total = try database.prepare(
-            "SELECT total(size) FROM content_loading_cache", operation: "read the cache in")
-        totalBytes = try total.step() ? total.int(at: 0) : 0
+        totalBytes = try Self.measuredBytes(in: database)
+        let counter = try database.prepare(
+            "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "read the cache in")
+        seenVersion = Locked(try counter.step() ? UInt64(max(0, counter.int(at: 0))) : 0)
     }
+
+    /// The bytes the stored keys and values take, measured (a stored size is not trusted).
+    static func measuredBytes(in database: SQLiteDatabase) throws -> Int {
+        let total = try database.prepare(
+            "SELECT total(\(rowBytes)) FROM content_loading_cache", operation: "read the cache in")
+        return try total.step() ? total.int(at: 0) : 0
+    }
+
+    /// The SQL for the bytes one row's key and value take.
+    static let rowBytes = "length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))"
 
     /// The entry for `key`, marked as read at `now` (written with the next write); `nil` when
     /// there is none.
+    ///
+    /// - Throws: ``CorruptEntry`` when the row does not validate; ``SQLiteError`` when it
+    ///   cannot be read.
     func entry(for key: String, now: Date) throws -> Entry? {
         let select = try database.prepare(
-            "SELECT value, written_at, version, entity_tag, last_modified FROM content_loading_cache WHERE key = ?",
-            operation: "read the cache in")
+            """
+            SELECT value, \(Self.validWrittenAt), \(Self.validVersion), entity_tag, last_modified, written_at, version
+                FROM content_loading_cache WHERE key = ?
+            """, operation: "read the cache in")
         try select.bind(key, at: 1)
-        guard try select.step(), let data = select.data(at: 0), let written = select.optionalDouble(at: 1) else {
-            return nil
+        guard try select.step() else { return nil }
+        guard let data = select.data(at: 0) else { throw CorruptEntry(reason: "its value is missing") }
+        let writtenAt = try Self.writtenAt(select.optionalDouble(at: 1), shown: select.text(at: 5))
+        guard let version = select.optionalInt(at: 2) else {
+            throw CorruptEntry(reason: "its version \(select.text(at: 6) ?? "NULL") is not a positive integer")
         }
         // NB: the read time is kept here and written with the next write (the only time
         // recency matters: eviction), so a read is one SELECT and never a write transaction.
         pendingReads[key] = now.timeIntervalSince1970
+        seenVersion.withLock { $0 = max($0, UInt64(version)) }
         return Entry(
-            data: data, writtenAt: Date(timeIntervalSince1970: written), version: UInt64(max(0, select.int(at: 2))),
+            data: data, writtenAt: writtenAt, version: UInt64(version),
             validators: Validators(entityTag: select.text(at: 3), lastModified: select.text(at: 4)))
     }
 
     /// The validators stored with the entry for `key` and its write time (its value is not
-    /// read); `nil` when there is no entry.
+    /// read); `nil` when there is no entry, or its write time does not validate.
     func validators(for key: String) throws -> (validators: Validators, writtenAt: Date)? {
         let select = try database.prepare(
-            "SELECT entity_tag, last_modified, written_at FROM content_loading_cache WHERE key = ?",
+            "SELECT entity_tag, last_modified, \(Self.validWrittenAt) FROM content_loading_cache WHERE key = ?",
             operation: "read the cache in")
         try select.bind(key, at: 1)
-        guard try select.step() else { return nil }
-        let validators = Validators(entityTag: select.text(at: 0), lastModified: select.text(at: 1))
-        return (validators, Date(timeIntervalSince1970: select.optionalDouble(at: 2) ?? 0))
-    }
-
-    /// Writes the read times kept since the last write; inside a write's transaction.
-    private func recordReads() throws {
-        guard !pendingReads.isEmpty else { return }
-        let touch = try database.prepare(
-            "UPDATE content_loading_cache SET accessed_at = max(accessed_at, ?) WHERE key = ?",
-            operation: "write the cache in")
-        for (key, readAt) in pendingReads {
-            try touch.bind(readAt, at: 1)
-            try touch.bind(key, at: 2)
-            try touch.step()
-            try touch.reset()
+        guard try select.step(), let writtenAt = try? Self.writtenAt(select.optionalDouble(at: 2), shown: nil) else {
+            return nil
         }
-        pendingReads = [:]
+        return (Validators(entityTag: select.text(at: 0), lastModified: select.text(at: 1)), writtenAt)
     }
 
-    /// Writes `data` for `key` unless a later version is stored, then evicts the least recently
-    /// read entries while the total is over ``byteLimit``. One transaction.
-    func write(_ data: Data, for key: String, version: UInt64, writtenAt: Date, validators: Validators) throws {
-        try writeFault?(key)
-        try keepingTotalOnFailure {
-            try database.transaction(operation: "write the cache in") {
-                let previous = try database.prepare(
-                    "SELECT version, size FROM content_loading_cache WHERE key = ?", operation: "write the cache in")
-                try previous.bind(key, at: 1)
-                var replaced = 0
-                if try previous.step() {
-                    guard UInt64(max(0, previous.int(at: 0))) <= version else { return }
-                    replaced = previous.int(at: 1)
-                }
-                let insert = try database.prepare(
-                    """
-                    INSERT OR REPLACE INTO content_loading_cache
-                        (key, format, version, value, size, written_at, accessed_at, entity_tag, last_modified)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, operation: "write the cache in")
-                try insert.bind(key, at: 1)
-                try insert.bind(formatVersion, at: 2)
-                try insert.bind(Int(clamping: version), at: 3)
-                try insert.bind(data, at: 4)
-                try insert.bind(data.count, at: 5)
-                try insert.bind(writtenAt.timeIntervalSince1970, at: 6)
-                try insert.bind(writtenAt.timeIntervalSince1970, at: 7)
-                try insert.bind(validators.entityTag, at: 8)
-                try insert.bind(validators.lastModified, at: 9)
-                try insert.step()
-                totalBytes += data.count - replaced
-                pendingReads[key] = nil
-                try recordReads()
-                if totalBytes > byteLimit { try evict(keeping: key) }
-            }
+    /// The SQL for a row's version when it is a positive integer, NULL otherwise.
+    static let validVersion =
+        "CASE WHEN typeof(version) = 'integer' AND version BETWEEN 1 AND \(Int64.max >> 2) THEN version END"
+    /// The SQL for a row's write time when it is a number, NULL otherwise.
+    static let validWrittenAt = "CASE WHEN typeof(written_at) IN ('real', 'integer') THEN written_at END"
+
+    /// The write time `seconds` since 1970 stands for, when it is a finite time within ±3,000
+    /// years of 1970.
+    ///
+    /// - Throws: ``CorruptEntry`` naming the value (`shown`, as stored) otherwise.
+    static func writtenAt(_ seconds: Double?, shown: String?) throws -> Date {
+        guard let seconds, seconds.isFinite, abs(seconds) < 1e11 else {
+            throw CorruptEntry(reason: "its write time \(shown ?? seconds.map { "\($0)" } ?? "NULL") is not a time")
         }
+        return Date(timeIntervalSince1970: seconds)
     }
 
-    /// Sets the write time, version and validators of the entry for `key` (a fetch found its
-    /// value unchanged), unless a later version is stored.
-    func confirm(_ key: String, version: UInt64, writtenAt: Date, validators: Validators) throws {
-        try writeFault?(key)
-        let update = try database.prepare(
-            """
-            UPDATE content_loading_cache SET written_at = ?, version = ?, entity_tag = ?, last_modified = ?
-                WHERE key = ? AND version <= ?
-            """, operation: "write the cache in")
-        try update.bind(writtenAt.timeIntervalSince1970, at: 1)
-        try update.bind(Int(clamping: version), at: 2)
-        try update.bind(validators.entityTag, at: 3)
-        try update.bind(validators.lastModified, at: 4)
-        try update.bind(key, at: 5)
-        try update.bind(Int(clamping: version), at: 6)
-        try update.step()
-    }
-
-    /// Runs `body`; when it throws (its transaction rolled back), the running total is restored.
-    private func keepingTotalOnFailure(_ body: () throws -> Void) throws {
-        let before = totalBytes
-        do { try body() } catch {
-            totalBytes = before
-            throw error
-        }
-    }
-
-    /// Removes the entry for `key`.
-    func remove(_ key: String) throws {
-        pendingReads[key] = nil
-        try keepingTotalOnFailure {
-            try database.transaction(operation: "remove from the cache in") {
-                let size = try database.prepare(
-                    "SELECT size FROM content_loading_cache WHERE key = ?", operation: "remove from the cache in")
-                try size.bind(key, at: 1)
-                let removed = try size.step() ? size.int(at: 0) : 0
-                let delete = try database.prepare(
-                    "DELETE FROM content_loading_cache WHERE key = ?", operation: "remove from the cache in")
-                try delete.bind(key, at: 1)
-                try delete.step()
-                totalBytes -= removed
-            }
-        }
-    }
-
-    /// Removes every entry.
-    func removeAll() throws {
-        try database.transaction(operation: "clear the cache in") {
-            try database.execute("DELETE FROM content_loading_cache", operation: "clear the cache in")
-            totalBytes = 0
-        }
-    }
-
-    /// The total size of the stored values.
+    /// The total size of the stored keys and values.
     public var storedBytes: Int { totalBytes }
+
+    /// The highest write version this connection has seen in the file (its own writes and the
+    /// rows it read); what an invalidation marks stale goes up to it.
+    nonisolated var latestVersion: UInt64 { seenVersion.withLock { $0 } }
 
     /// The stored keys, least recently read first.
     public func keysByAccess() throws -> [String] {
@@ -237,28 +192,25 @@ public actor DiskCache {
         return keys
     }
 
-    /// Makes writes fail with what `fault` throws; `nil` restores them (for tests of a full disk).
-    package func setWriteFault(_ fault: (@Sendable (String) throws -> Void)?) { writeFault = fault }
+    /// Makes writes fail with what `fault` throws, or wait while it waits; `nil` restores them
+    /// (for tests of a full disk, or of what happens while a write is under way).
+    package func setWriteFault(_ fault: (@Sendable (String) async throws -> Void)?) { writeFault = fault }
+}
 
-    /// Deletes the least recently read entries, but `key`, until the total fits the limit.
-    private func evict(keeping key: String) throws {
-        let oldest = try database.prepare(
-            "SELECT key, size FROM content_loading_cache WHERE key <> ? ORDER BY accessed_at, key",
-            operation: "evict from the cache in")
-        try oldest.bind(key, at: 1)
-        var victims: [String] = []
-        var freed = 0
-        while totalBytes - freed > byteLimit, try oldest.step() {
-            victims.append(oldest.text(at: 0) ?? "")
-            freed += oldest.int(at: 1)
+extension DiskCache {
+    /// A stored row that does not validate: its version, write time or value is not what the
+    /// kit writes.
+    struct CorruptEntry: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { "the stored entry is corrupt: \(reason)" }
+    }
+
+    /// A value too large for the disk tier: it is not stored.
+    struct OverLimit: Error, CustomStringConvertible {
+        let bytes: Int
+        let limit: Int
+        var description: String {
+            "the entry takes \(bytes) bytes, more than the disk tier's limit of \(limit) bytes; it is not stored"
         }
-        let delete = try database.prepare(
-            "DELETE FROM content_loading_cache WHERE key = ?", operation: "evict from the cache in")
-        for victim in victims {
-            try delete.bind(victim, at: 1)
-            try delete.step()
-            try delete.reset()
-        }
-        totalBytes -= freed
     }
 }

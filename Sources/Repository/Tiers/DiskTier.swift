@@ -11,6 +11,10 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         let stored: DiskCache.Entry?
         do {
             stored = try await cache.entry(for: key.persistentKey, now: now)
+        } catch let corrupt as DiskCache.CorruptEntry {
+            // NB: a row that does not validate is a miss from now on; other keys are untouched.
+            try? await cache.remove(key.persistentKey)
+            throw failure("read", key, corrupt)
         } catch {
             throw failure("read", key, error)
         }
@@ -34,31 +38,38 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         }
     }
 
-    func write(_ value: Value, for key: Key, version: UInt64, writtenAt: Date, validators: Validators) async throws {
+    func write(_ value: Value, for key: Key, writtenAt: Date, validators: Validators) async throws -> UInt64? {
         do {
             let data = try JSONEncoder().encode(value)
-            try await cache.write(
-                data, for: key.persistentKey, version: version, writtenAt: writtenAt, validators: validators)
+            return try await cache.write(data, for: key.persistentKey, writtenAt: writtenAt, validators: validators)
         } catch {
             throw failure("write", key, error)
         }
     }
 
-    func confirm(_ key: Key, writtenAt: Date, version: UInt64, validators: Validators) async throws {
+    func confirm(_ value: Value, for key: Key, expected: UInt64, writtenAt: Date, validators: Validators)
+        async throws -> UInt64?
+    {
+        let confirmed: UInt64?
         do {
-            try await cache.confirm(key.persistentKey, version: version, writtenAt: writtenAt, validators: validators)
+            confirmed = try await cache.confirm(
+                key.persistentKey, expected: expected, writtenAt: writtenAt, validators: validators)
         } catch {
             throw failure("write", key, error)
         }
+        if let confirmed { return confirmed }
+        return try await write(value, for: key, writtenAt: writtenAt, validators: validators)
     }
 
-    func remove(_ key: Key) async throws {
+    func remove(_ key: Key) async throws -> UInt64? {
         do {
-            try await cache.remove(key.persistentKey)
+            return try await cache.remove(key.persistentKey)
         } catch {
             throw failure("remove", key, error)
         }
     }
+
+    var latestVersion: UInt64 { cache.latestVersion }
 
     private func failure(_ operation: String, _ key: Key, _ error: any Error) -> CacheError {
         let reason =

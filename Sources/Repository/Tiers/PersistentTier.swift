@@ -21,16 +21,27 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// value; `nil` when there is none (or the tier keeps no validators).
     func validators(for key: Key) async throws -> (validators: Validators, writtenAt: Date)?
 
-    /// Stores `value` for `key` with the validators its fetch got, in one transaction, unless a
-    /// later version is stored.
-    func write(_ value: Value, for key: Key, version: UInt64, writtenAt: Date, validators: Validators) async throws
+    /// Stores `value` for `key` with the validators its fetch got, in one transaction.
+    ///
+    /// - Returns: The version the tier stored it at (from a counter the write's transaction
+    ///   advances); `nil` when the tier keeps no versions (the repository orders its writes).
+    func write(_ value: Value, for key: Key, writtenAt: Date, validators: Validators) async throws -> UInt64?
 
-    /// Records that a fetch found the stored value of `key` unchanged at `writtenAt`, with
-    /// `validators`: its age starts again, the value stays.
-    func confirm(_ key: Key, writtenAt: Date, version: UInt64, validators: Validators) async throws
+    /// Records that a fetch found `value`, stored for `key` at `expected`, unchanged at
+    /// `writtenAt`, with `validators`: its age starts again. When the stored entry changed
+    /// since (another process wrote it), `value` is written in full instead.
+    ///
+    /// - Returns: The version of the confirmation; `nil` when the tier keeps no versions.
+    func confirm(_ value: Value, for key: Key, expected: UInt64, writtenAt: Date, validators: Validators)
+        async throws -> UInt64?
 
     /// Removes the value of `key`.
-    func remove(_ key: Key) async throws
+    ///
+    /// - Returns: The version of the removal; `nil` when the tier keeps no versions.
+    func remove(_ key: Key) async throws -> UInt64?
+
+    /// The highest version the tier has seen (written or read); 0 when it keeps none.
+    var latestVersion: UInt64 { get }
 }
 
 /// A value a ``PersistentTier`` holds, with its write time, version and validators.

@@ -27,19 +27,27 @@ struct StoreTier<Element: Sendable & Identifiable & Equatable>: PersistentTier w
     func validators(for key: WholeCollection) async throws -> (validators: Validators, writtenAt: Date)? { nil }
 
     /// Makes `value` the whole collection and `writtenAt` the last sync time, in one transaction.
-    func write(_ value: [Element], for key: WholeCollection, version: UInt64, writtenAt: Date, validators: Validators)
-        async throws
+    func write(_ value: [Element], for key: WholeCollection, writtenAt: Date, validators: Validators) async throws
+        -> UInt64?
     {
         try await store.replaceAll(with: value, syncedAt: writtenAt)
+        return nil
     }
 
     /// Records `writtenAt` as the last sync time.
-    func confirm(_ key: WholeCollection, writtenAt: Date, version: UInt64, validators: Validators) async throws {
+    func confirm(
+        _ value: [Element], for key: WholeCollection, expected: UInt64, writtenAt: Date, validators: Validators
+    ) async throws -> UInt64? {
         try await store.setLastSyncDate(writtenAt)
+        return nil
     }
 
     /// Empties the collection.
-    func remove(_ key: WholeCollection) async throws {
+    func remove(_ key: WholeCollection) async throws -> UInt64? {
         try await store.replaceAll(with: [], syncedAt: nil)
+        return nil
     }
+
+    /// A store keeps no versions.
+    var latestVersion: UInt64 { 0 }
 }

@@ -1,0 +1,194 @@
+import ContentLoading
+import Foundation
+
+extension DiskCache {
+    /// Writes `data` for `key` at the file's next write version, then evicts the least recently
+    /// read entries while the total is over ``byteLimit``. One transaction.
+    ///
+    /// - Returns: The version the entry was written at.
+    /// - Throws: ``OverLimit`` when the key and value alone take more than ``byteLimit`` bytes
+    ///   (nothing is written, nothing evicted); ``SQLiteError`` when the write fails (nothing
+    ///   changes).
+    func write(_ data: Data, for key: String, writtenAt: Date, validators: Validators) async throws -> UInt64 {
+        // NB: the only suspension, before anything changes: a read may run meanwhile.
+        try await writeFault?(key)
+        let size = key.utf8.count + data.count
+        guard size <= byteLimit else { throw OverLimit(bytes: size, limit: byteLimit) }
+        return try keepingTotalOnFailure {
+            try database.transaction(operation: "write the cache in") {
+                let version = try advanceVersion()
+                let replaced = try storedBytes(of: key)
+                let insert = try database.prepare(
+                    """
+                    INSERT OR REPLACE INTO content_loading_cache
+                        (key, format, version, value, size, written_at, accessed_at, entity_tag, last_modified)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, operation: "write the cache in")
+                try insert.bind(key, at: 1)
+                try insert.bind(formatVersion, at: 2)
+                try insert.bind(Int(version), at: 3)
+                try insert.bind(data, at: 4)
+                try insert.bind(size, at: 5)
+                try insert.bind(writtenAt.timeIntervalSince1970, at: 6)
+                try insert.bind(writtenAt.timeIntervalSince1970, at: 7)
+                try insert.bind(validators.entityTag, at: 8)
+                try insert.bind(validators.lastModified, at: 9)
+                try insert.step()
+                totalBytes += size - replaced
+                pendingReads[key] = nil
+                try recordReads()
+                if totalBytes > byteLimit { try evict(keeping: key) }
+                return version
+            }
+        }
+    }
+
+    /// Sets the write time and validators of the entry for `key` at the file's next write
+    /// version (a fetch found its value unchanged), when the entry is still the one written at
+    /// `expected`.
+    ///
+    /// - Returns: The new version; `nil` when the entry is gone or was written again since
+    ///   (nothing changes).
+    func confirm(_ key: String, expected: UInt64, writtenAt: Date, validators: Validators) async throws
+        -> UInt64?
+    {
+        // NB: the only suspension, before anything changes: a read may run meanwhile.
+        try await writeFault?(key)
+        return try database.transaction(operation: "write the cache in") {
+            let version = try advanceVersion()
+            let update = try database.prepare(
+                """
+                UPDATE content_loading_cache SET written_at = ?, version = ?, entity_tag = ?, last_modified = ?
+                    WHERE key = ? AND version = ?
+                """, operation: "write the cache in")
+            try update.bind(writtenAt.timeIntervalSince1970, at: 1)
+            try update.bind(Int(version), at: 2)
+            try update.bind(validators.entityTag, at: 3)
+            try update.bind(validators.lastModified, at: 4)
+            try update.bind(key, at: 5)
+            try update.bind(Int(clamping: expected), at: 6)
+            try update.step()
+            return try changedRows() > 0 ? version : nil
+        }
+    }
+
+    /// Removes the entry for `key`, at the file's next write version.
+    ///
+    /// - Returns: The version of the removal.
+    @discardableResult
+    func remove(_ key: String) throws -> UInt64 {
+        pendingReads[key] = nil
+        return try keepingTotalOnFailure {
+            try database.transaction(operation: "remove from the cache in") {
+                let version = try advanceVersion()
+                let removed = try storedBytes(of: key)
+                let delete = try database.prepare(
+                    "DELETE FROM content_loading_cache WHERE key = ?", operation: "remove from the cache in")
+                try delete.bind(key, at: 1)
+                try delete.step()
+                totalBytes -= removed
+                return version
+            }
+        }
+    }
+
+    /// Removes every entry.
+    func removeAll() throws {
+        try database.transaction(operation: "clear the cache in") {
+            try database.execute("DELETE FROM content_loading_cache", operation: "clear the cache in")
+            totalBytes = 0
+        }
+    }
+
+    /// Advances the file's write-version counter, inside a write's transaction: the version of
+    /// that write. A counter row that is missing or does not validate starts again above every
+    /// valid version stored.
+    private func advanceVersion() throws -> UInt64 {
+        try database.execute(
+            "UPDATE content_loading_cache_counter SET last_version = last_version + 1 WHERE id = 1",
+            operation: "write the cache in")
+        let select = try database.prepare(
+            "SELECT \(Self.validCounter) FROM content_loading_cache_counter WHERE id = 1",
+            operation: "write the cache in")
+        var version = try select.step() ? select.optionalInt(at: 0) : nil
+        if version == nil {
+            try database.execute(
+                "INSERT OR REPLACE INTO content_loading_cache_counter VALUES (1, (\(Self.validVersionsMaximum)) + 1)",
+                operation: "write the cache in")
+            let reseeded = try database.prepare(
+                "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "write the cache in")
+            version = try reseeded.step() ? reseeded.int(at: 0) : nil
+        }
+        let next = UInt64(max(1, version ?? 1))
+        seenVersion.withLock { $0 = max($0, next) }
+        return next
+    }
+
+    /// The SQL for the counter when it is a positive integer, NULL otherwise.
+    private static let validCounter =
+        "CASE WHEN typeof(last_version) = 'integer' AND last_version BETWEEN 1 AND \(Int64.max >> 2)"
+        + " THEN last_version END"
+
+    /// The bytes the stored entry for `key` takes, measured; 0 when there is none.
+    private func storedBytes(of key: String) throws -> Int {
+        let size = try database.prepare(
+            "SELECT \(Self.rowBytes) FROM content_loading_cache WHERE key = ?", operation: "write the cache in")
+        try size.bind(key, at: 1)
+        return try size.step() ? size.int(at: 0) : 0
+    }
+
+    /// How many rows the last statement changed.
+    private func changedRows() throws -> Int {
+        let changes = try database.prepare("SELECT changes()", operation: "write the cache in")
+        return try changes.step() ? changes.int(at: 0) : 0
+    }
+
+    /// Writes the read times kept since the last write; inside a write's transaction.
+    func recordReads() throws {
+        guard !pendingReads.isEmpty else { return }
+        let touch = try database.prepare(
+            "UPDATE content_loading_cache SET accessed_at = max(accessed_at, ?) WHERE key = ?",
+            operation: "write the cache in")
+        for (key, readAt) in pendingReads {
+            try touch.bind(readAt, at: 1)
+            try touch.bind(key, at: 2)
+            try touch.step()
+            try touch.reset()
+        }
+        pendingReads = [:]
+    }
+
+    /// Runs `body`; when it throws (its transaction rolled back), the running total is restored.
+    private func keepingTotalOnFailure<T>(_ body: () throws -> T) throws -> T {
+        let before = totalBytes
+        do { return try body() } catch {
+            totalBytes = before
+            throw error
+        }
+    }
+
+    /// Deletes the least recently read entries, but `key`, until the total fits the limit.
+    private func evict(keeping key: String) throws {
+        let oldest = try database.prepare(
+            "SELECT key, \(Self.rowBytes) FROM content_loading_cache WHERE key <> ? ORDER BY accessed_at, key",
+            operation: "evict from the cache in")
+        try oldest.bind(key, at: 1)
+        var victims: [String] = []
+        var freed = 0
+        while totalBytes - freed > byteLimit, try oldest.step() {
+            victims.append(oldest.text(at: 0) ?? "")
+            freed += oldest.int(at: 1)
+        }
+        let delete = try database.prepare(
+            "DELETE FROM content_loading_cache WHERE key = ?", operation: "evict from the cache in")
+        for victim in victims {
+            try delete.bind(victim, at: 1)
+            try delete.step()
+            try delete.reset()
+        }
+        totalBytes -= freed
+        // NB: a total that still does not fit after every other entry went was counted wrong
+        // (another process wrote the file): measure it again.
+        if totalBytes > byteLimit { totalBytes = try Self.measuredBytes(in: database) }
+    }
+}

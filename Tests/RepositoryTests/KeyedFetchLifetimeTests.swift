@@ -1,0 +1,93 @@
+import ContentLoading
+import ContentLoadingRepository
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Foundation
+import Testing
+
+/// Which fetches run: one more after an invalidation that came during a fetch, none for a read
+/// that never fetches, none once nobody waits, and none for a stream nobody iterates.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct KeyedFetchLifetimeTests {
+    @Test func anInvalidationDuringAFetchMakesExactlyOneMoreFetchAfterIt() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = KeyedRepository<String, String>(fetch: loader.load)
+        let reader = record(repository.events(for: "k"))
+        let first = try await loader.call(0)
+        repository.invalidate("k")
+        repository.invalidate("k")
+        repository.invalidateAll()
+        loader.complete(first, returning: "before the invalidation")
+        let second = try await loader.call(1)
+        loader.complete(second, returning: "after it")
+        let events = try await summaries(reader, count: 2)
+        #expect(events == ["remote:before the invalidation", "remote:after it"])
+        await repository.fetchSettled("k")
+        #expect(loader.calls.count == 2, "one more fetch, however many invalidations")
+    }
+
+    @Test func anInvalidationDoesNotFetchForAReadThatNeverFetches() async throws {
+        let remote = KeyedRemote()
+        let repository = KeyedRepository<String, String>(fetch: remote.fetch)
+        try await repository.save("saved", for: "k")
+        let reader = record(repository.events(for: "k", policy: .returnCacheDontLoad))
+        _ = try await reader.values(count: 1)
+        repository.invalidate("k")
+        repository.invalidateAll()
+        // NB: a fetch would have started by now; the save after it shows the read still hears.
+        for _ in 0..<100 { await Task.yield() }
+        try await repository.save("saved again", for: "k")
+        #expect(try await summaries(reader, count: 2) == ["memory:saved", "local:saved again"])
+        #expect(remote.fetchCount == 0)
+        #expect(try await repository.value(for: "k", policy: .returnCacheDontLoad)?.isStale == false)
+    }
+
+    @Test func aFetchAndItsRetriesStopWhenTheLastReaderGoes() async throws {
+        let clock = ManualClock()
+        let attempts = Locked(0)
+        struct Busy: RetryableError { var isTransient: Bool { true } }
+        let repository = KeyedRepository<String, String>(
+            retry: RetryPolicy(attempts: 10, initialDelay: .seconds(1), clock: clock)
+        ) { _ in
+            attempts.withLock { $0 += 1 }
+            throw Busy()
+        }
+        let read = Task { for await _ in repository.events(for: "k") {} }
+        await clock.sleepers(1)  // the first attempt failed; the retry waits
+        read.cancel()
+        await read.value
+        await repository.fetchSettled("k")
+        #expect(!repository.isFetching("k"))
+        clock.advance(by: .seconds(60))
+        for _ in 0..<100 { await Task.yield() }
+        #expect(attempts.withLock { $0 } == 1, "no attempt after the reader went")
+    }
+
+    @Test func aFetchSomeoneStillAwaitsGoesOnWhenTheReaderGoes() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = KeyedRepository<String, String>(fetch: loader.load)
+        let read = Task { for await _ in repository.events(for: "k") {} }
+        let call = try await loader.call(0)
+        let refresh = Task { try await repository.refresh("k") }
+        while repository.waitingCallers(for: "k") < 2 { await Task.yield() }
+        read.cancel()
+        await read.value
+        #expect(loader.complete(call, returning: "v"), "the fetch was not cancelled")
+        #expect(try await refresh.value == .updated)
+        #expect(repository.cachedValue(for: "k")?.value == "v")
+    }
+
+    @Test func aReadStartsWhenItsStreamIsIteratedNotWhenItIsMade() async throws {
+        let remote = KeyedRemote()
+        let repository = KeyedRepository<String, String>(fetch: remote.fetch)
+        let events = repository.events(for: "k", policy: .reloadIgnoringCache)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(remote.fetchCount == 0)
+        #expect(repository.observedKeyCount == 0)
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next()?.summary == "remote:k v1")
+        #expect(remote.fetchCount == 1)
+        #expect(repository.observedKeyCount == 1)
+    }
+}

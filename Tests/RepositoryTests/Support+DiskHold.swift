@@ -1,0 +1,31 @@
+import ContentLoadingRepository
+import ContentLoadingSupport
+import Foundation
+
+/// Holds the next disk write of a ``DiskCache`` until the test releases it: the write waits
+/// before it changes anything (the disk tier answers reads meanwhile), so a test can act while
+/// a write is under way.
+final class DiskHold: Sendable {
+    private let reached = SettleSignal<Void>()
+    private let gate = SettleSignal<Void>()
+
+    /// Holds the next write of `disk` (and only that one).
+    init(_ disk: DiskCache) async {
+        let once = Locked(false)
+        await disk.setWriteFault { [reached, gate] _ in
+            let first = once.withLock { held in
+                defer { held = true }
+                return !held
+            }
+            guard first else { return }
+            reached.resolve(())
+            _ = await gate.wait()
+        }
+    }
+
+    /// Returns when a write is held.
+    func writeReached() async { _ = await reached.wait() }
+
+    /// Lets the held write go on.
+    func release() { gate.resolve(()) }
+}
