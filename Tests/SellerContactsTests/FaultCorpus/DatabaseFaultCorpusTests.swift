@@ -31,6 +31,21 @@ struct DatabaseFaultCorpusTests {
 
     private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
+    @Test(arguments: ["-1e17", "-inf", "1e300", "nan", "soon"])
+    func aCorruptSyncTimeReadsAsNeverSyncedAndKeepsTheData(lastSync: String) async throws {
+        let path = try await syncedDatabase()
+        try SQLiteDatabase(.file(path: path)).execute(
+            "UPDATE content_loading_metadata SET value = '\(lastSync)' WHERE key = 'last_sync'")
+        let offline = await run(path, ["--offline"])
+        #expect(offline.status == 0, "last_sync \(lastSync): \(offline.errors)")
+        #expect(offline.output.contains("success (3 contacts from the database)"), "\(offline.output)")
+        let store = try SQLiteStore<SellerContacts>(.file(path: path))
+        #expect(try await store.fetchAll().isEmpty == false, "the data stays")
+        #expect(try await store.lastSyncDate() == nil)
+        #expect(await run(path).status == 0, "and the next sync writes a good time")
+        #expect(try await store.lastSyncDate() != nil)
+    }
+
     @Test func randomBytesAreRefusedAndLeftAlone() async throws {
         let path = directory.appendingPathComponent("random.sqlite").path
         var generator = SystemRandomNumberGenerator()
