@@ -1,19 +1,25 @@
-// sqlite-crash-writer PATH ROWS STOP_AT [replace|write]
+// sqlite-crash-writer PATH ROWS STOP_AT [replace|write|cache]
 //
 // A test helper: opens the SellerContacts store at PATH and writes ROWS contacts in one
 // transaction (replaceAll, or write). After STOP_AT rows it prints "writing" and stops in the
 // middle of the transaction, for the test to kill it with SIGKILL. If it is not killed it
-// never commits.
+// never commits. With `cache`, it opens a disk cache at PATH instead and saves ROWS entries.
 import ContentLoadingRepository
 import Foundation
 import SellerContacts
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let rows = Int(arguments[2]), let stopAt = Int(arguments[3]) else {
-    FileHandle.standardError.write(Data("usage: sqlite-crash-writer PATH ROWS STOP_AT [replace|write]\n".utf8))
+    FileHandle.standardError.write(Data("usage: sqlite-crash-writer PATH ROWS STOP_AT [replace|write|cache]\n".utf8))
     exit(64)
 }
 do {
+    if arguments.count > 4, arguments[4] == "cache" {
+        let cache = KeyedRepository<Int, String>(disk: try DiskCache(.file(path: arguments[1]))) { "\($0)" }
+        for row in 0..<rows { try await cache.save("row \(row)", for: row) }
+        print("committed")
+        exit(0)
+    }
     let store = try SQLiteStore<SellerContacts>(.file(path: arguments[1]))
     await store.setWriteProgress { written in
         guard written >= stopAt else { return }

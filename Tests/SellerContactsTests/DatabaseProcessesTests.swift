@@ -6,7 +6,7 @@ import Testing
 
 /// Several processes on one database file: creating it at once, and reading while another
 /// holds the write lock.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct DatabaseProcessesTests {
     let writer = ChildProcess.productsDirectory.appendingPathComponent("sqlite-crash-writer")
 
@@ -22,6 +22,21 @@ struct DatabaseProcessesTests {
             }
             let store = try SQLiteStore<SellerContacts>(.file(path: path))
             #expect(try await store.fetchAll().count == 50)
+        }
+    }
+
+    /// 6 processes at a time create one new disk cache file (20 rounds; 140, or 840
+    /// processes, in the full fault corpus): every one opens it and stores its entries.
+    @Test func processesCreatingOneCacheFileAtOnceAllSucceed() async throws {
+        for round in 0..<(FaultCorpus.isFull ? 140 : 20) {
+            let path = try makeTemporaryDirectory().appendingPathComponent("cache.sqlite").path
+            let children = try (0..<6).map { _ in try ChildProcess(writer, arguments: [path, "5", "0", "cache"]) }
+            for (index, child) in children.enumerated() {
+                let status = await child.exitStatus(within: .seconds(30))
+                #expect(status == 0, "round \(round), process \(index): \(child.remainingErrors())")
+            }
+            let cache = KeyedRepository<Int, String>(disk: try DiskCache(.file(path: path))) { "\($0)" }
+            #expect(try await cache.value(for: 4, policy: .returnCacheDontLoad)?.value == "row 4")
         }
     }
 

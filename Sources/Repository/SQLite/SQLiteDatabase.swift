@@ -122,6 +122,13 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Runs `body` in one read transaction: every read in it sees the same state of the file.
+    func readTransaction<T>(operation: String, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED", operation: operation)
+        defer { try? execute("COMMIT", operation: operation) }
+        return try body()
+    }
+
     /// The schema version (`PRAGMA user_version`).
     public func schemaVersion() throws -> Int {
         try integerPragma("user_version", operation: "read the schema version of")

@@ -13,7 +13,7 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
             stored = try await cache.entry(for: key.persistentKey, now: now)
         } catch let corrupt as DiskCache.CorruptEntry {
             // NB: a row that does not validate is a miss from now on; other keys are untouched.
-            try? await cache.remove(key.persistentKey)
+            _ = try? await cache.remove(key.persistentKey)
             throw failure("read", key, corrupt)
         } catch {
             throw failure("read", key, error)
@@ -25,7 +25,7 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
                 value: value, writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators)
         } catch {
             // NB: a row that does not decode is a miss from now on; other keys are untouched.
-            try? await cache.remove(key.persistentKey)
+            _ = try? await cache.remove(key.persistentKey)
             throw failure("decode", key, error)
         }
     }
