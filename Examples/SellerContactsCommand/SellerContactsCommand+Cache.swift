@@ -28,13 +28,10 @@ extension SellerContactsCommand {
             reportError(error, console: console)
             return 1
         }
-        // NB: the source URL is the key, so two sources never share an entry.
+        // NB: the source URL is the key, so two sources never share an entry. A value reaches
+        // the read only once the disk has it, so the command can exit as soon as it is shown.
         let key = source.absoluteString
-        let status = await show(repository.events(for: key, policy: policy), policy: policy, console: console)
-        // NB: a read delivers a fetched value before the disk tier has it; the process must
-        // not exit before the write ends.
-        await repository.fetchSettled(key)
-        return status
+        return await show(repository.events(for: key, policy: policy), policy: policy, console: console)
     }
 
     /// Prints the events of a read until it has nothing more on the way; returns the exit status.
@@ -55,6 +52,11 @@ extension SellerContactsCommand {
             case .noValue:
                 console.write("no cached value\n")
                 return shown || policy == .returnCacheDontLoad ? 0 : 1
+            case .error(let error as CacheError) where error.operation == "read" || error.operation == "decode":
+                // NB: an entry that cannot be read is a miss (and is removed): the read goes on
+                // as on a miss, with a fetch or "no value".
+                console.write("error: the cached entry cannot be read; it is dropped\n")
+                reportError(error, console: console)
             case .error(let error):
                 let outcome =
                     shown

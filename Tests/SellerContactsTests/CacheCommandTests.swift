@@ -1,3 +1,4 @@
+import ContentLoadingRepository
 import ExampleSupport
 import Foundation
 import KitTestSupport
@@ -29,6 +30,38 @@ struct CacheCommandTests {
         #expect(result.status == 0)
         #expect(values(result) == ["no cached value"])
         #expect(result.errors.isEmpty)
+    }
+
+    /// Another process holds the cache file's write lock past the busy timeout (5 s).
+    @Test func aCacheFileThatCannotBeWrittenIsReportedAndTheExitSaysNothingWasShown() async throws {
+        #expect(await runSellerContacts(["--url", contacts, "--cache", cache, "--policy", "require"]).status == 0)
+        let holder = try ChildProcess.holdingSQLiteWriteLock(on: cache)
+        defer { holder.stop() }
+        let result = await runSellerContacts(["--url", contacts, "--cache", cache, "--policy", "ignore"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains(cache), "\(result.errors)")
+        #expect(result.errors.contains("locked"), "\(result.errors)")
+        #expect(values(result).isEmpty, "a value the cache could not store is not shown")
+    }
+
+    @Test func aFullDiskTierIsAnErrorAndNothingUnstoredIsShown() async throws {
+        // NB: a value larger than the cache's limit cannot be stored (the kit refuses it).
+        let big = try makeTemporaryDirectory().appendingPathComponent("big.json")
+        let many = (0..<2_000).map { #"{"order": \#($0), "address": "\#(String(repeating: "x", count: 40_000))"}"# }
+        try Data(("[" + many.joined(separator: ",") + "]").utf8).write(to: big)
+        let result = await runSellerContacts(["--url", big.absoluteString, "--cache", cache, "--policy", "ignore"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("limit"), "\(result.errors)")
+        #expect(values(result).isEmpty)
+    }
+
+    @Test func anUndecodableEntryIsReportedAndThePreferReadFetchesAndShows() async throws {
+        #expect(await runSellerContacts(["--url", contacts, "--cache", cache]).status == 0)
+        try SQLiteDatabase(.file(path: cache)).execute("UPDATE content_loading_cache SET value = X'7B7D'")
+        let result = await runSellerContacts(["--url", contacts, "--cache", cache, "--policy", "prefer"])
+        #expect(result.status == 0, "the fetch it started succeeded: \(result.errors)")
+        #expect(result.errors.contains("decode"))
+        #expect(values(result).map { $0.prefix(33) } == ["value: 3 contacts from remote, 0."])
     }
 
     @Test func aSecondRunIsServedFromDiskAndThenLoadRevalidates() async throws {
