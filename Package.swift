@@ -45,7 +45,8 @@ let package = Package(
         .target(
             name: "SellerContactsCommand",
             dependencies: [
-                "ContentLoading", "SellerContacts", "ContentLoadingRepository", "ContentLoadingSupport", "ExampleSupport",
+                "ContentLoading", "ContentLoadingNetworking", "SellerContacts", "ContentLoadingRepository",
+                "ContentLoadingSupport", "ExampleSupport",
             ],
             path: "Examples/SellerContactsCommand"
         ),

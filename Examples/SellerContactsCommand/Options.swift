@@ -1,3 +1,4 @@
+import ContentLoadingNetworking
 import ContentLoadingRepository
 import Foundation
 
@@ -13,7 +14,7 @@ public struct Options: Sendable, Equatable {
     public var databasePath: String?
     /// With a database: show the stored contacts without syncing.
     public var offline = false
-    /// Keep the contacts in a keyed cache at this path (the source URL is the key).
+    /// Keep the contacts in a keyed cache at this path (the source URL, redacted, is the key).
     public var cachePath: String?
     /// With a cache: whether and when to fetch.
     public var policy: CachePolicy = .returnCacheElseLoad
@@ -41,7 +42,8 @@ public struct Options: Sendable, Equatable {
         reported.
 
         With --cache the contacts are read through a keyed cache (memory, then the
-        SQLite file at PATH; the source URL is the key): each value is printed with
+        SQLite file at PATH; the key is the source URL without its user-info, secret
+        query values and fragment, so no credential is stored): each value is printed with
         where it came from (memory, disk, remote) and its age. A fetch sends the ETag
         stored with the cached value, so a server whose contacts have not changed answers
         "not modified" and nothing is downloaded again.
@@ -95,7 +97,8 @@ public struct Options: Sendable, Equatable {
                 let value = try value(after: argument, in: &remaining)
                 guard let url = URL(string: value), url.scheme != nil else {
                     throw UsageError(
-                        message: "--url needs an absolute URL such as file:///tmp/contacts.json, got '\(value)'")
+                        message:
+                            "--url needs an absolute URL such as file:///tmp/contacts.json, got '\(shown(value))'")
                 }
                 options.url = url
             case "--timeout":
@@ -123,7 +126,7 @@ public struct Options: Sendable, Equatable {
                 options.policy = policy
                 policyGiven = true
             default:
-                throw UsageError(message: "unknown argument '\(argument)'")
+                throw UsageError(message: "unknown argument '\(shown(argument))'")
             }
         }
         if options.offline && options.databasePath == nil {
@@ -169,6 +172,15 @@ public struct Options: Sendable, Equatable {
             throw UsageError(message: "\(option) \(value) is more than a day; use a number of seconds \(range)")
         }
         return .milliseconds(Int64((seconds * 1_000).rounded()))
+    }
+
+    /// An argument as a message may show it: one that reads as a URL is redacted (no user-info,
+    /// secret query values or fragment), every other as given.
+    static func shown(_ argument: String) -> String {
+        guard argument.contains(where: { "@?#:".contains($0) }), let url = URL(string: argument) else {
+            return argument
+        }
+        return url.redactedForDisplay
     }
 
     private static func value(after option: String, in remaining: inout ArraySlice<String>) throws -> String {

@@ -1,4 +1,5 @@
 import ContentLoading
+import ContentLoadingNetworking
 import ContentLoadingRepository
 import ContentLoadingSupport
 import ExampleSupport
@@ -28,9 +29,10 @@ extension SellerContactsCommand {
             reportError(error, console: console)
             return 1
         }
-        // NB: the source URL is the key, so two sources never share an entry. A value reaches
-        // the read only once the disk has it, so the command can exit as soon as it is shown.
-        let key = source.absoluteString
+        // NB: the source URL, redacted, is the key: two sources never share an entry, and no
+        // password or token reaches the file (URLs that differ only in those share one). A value
+        // reaches the read only once the disk has it, so the command can exit once it is shown.
+        let key = source.redactedForDisplay
         return await show(repository.events(for: key, policy: policy), policy: policy, console: console)
     }
 

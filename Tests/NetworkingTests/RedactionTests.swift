@@ -10,6 +10,12 @@ import Testing
         ("https://host/c?Token=abc&AUTH=x&sig=1&q=ok", "https://host/c?Token=***&AUTH=***&sig=***&q=ok"),
         ("https://host/c?password=p&secret=s&signature=z", "https://host/c?password=***&secret=***&signature=***"),
         ("https://host/c?flag", "https://host/c?flag"),
+        (
+            "https://host/c?pwd=1&pass=2&jwt=3&bearer=4&PassCode=5",
+            "https://host/c?pwd=***&pass=***&jwt=***&bearer=***&PassCode=***"
+        ),
+        ("https://host/cb#access_token=abc&state=x", "https://host/cb#***"),
+        ("//alice:s3cr3t@127.0.0.1/x", "//127.0.0.1/x"),
         ("file:///tmp/contacts.json", "file:///tmp/contacts.json"),
     ])
     func redactsUserInfoAndSecretQueryValues(url: String, shown: String) throws {

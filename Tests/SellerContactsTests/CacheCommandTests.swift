@@ -64,6 +64,32 @@ struct CacheCommandTests {
         #expect(values(result).map { $0.prefix(33) } == ["value: 3 contacts from remote, 0."])
     }
 
+    @Test func aCredentialInTheSourceURLNeverReachesTheCacheFileOrAMessage() async throws {
+        let root = try makeTemporaryDirectory()
+        try FileManager.default.copyItem(at: URL(string: contacts)!, to: root.appendingPathComponent("contacts.json"))
+        let server = try LocalHTTPServer.start(serving: root)
+        defer { server.stop() }
+        var components = URLComponents(url: server.url("fixtures/contacts.json"), resolvingAgainstBaseURL: false)!
+        (components.user, components.password) = ("alice", "s3cr3t")
+        components.query = "pwd=pa55&page=1"
+        components.fragment = "access_token=t0ken"
+        let url = components.url!.absoluteString
+        let first = await runSellerContacts(["--url", url, "--cache", cache])
+        #expect(first.status == 0, "\(first.errors)")
+        // NB: an entry that cannot be decoded makes the command name its key.
+        try SQLiteDatabase(.file(path: cache)).execute("UPDATE content_loading_cache SET value = X'7B7D'")
+        let second = await runSellerContacts(["--url", url, "--cache", cache, "--policy", "prefer"])
+        let printed = first.output + first.errors + second.output + second.errors
+        #expect(second.errors.contains("decode"), "the key is named: \(second.errors)")
+        let file = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let wal = (try? Data(contentsOf: URL(fileURLWithPath: cache + "-wal"))) ?? Data()
+        for secret in ["s3cr3t", "pa55", "t0ken", "alice"] {
+            #expect(!printed.contains(secret), "\(secret) printed")
+            #expect(
+                file.range(of: Data(secret.utf8)) == nil && wal.range(of: Data(secret.utf8)) == nil, "\(secret) stored")
+        }
+    }
+
     @Test func aSecondRunIsServedFromDiskAndThenLoadRevalidates() async throws {
         let first = await runSellerContacts(["--url", contacts, "--cache", cache])
         #expect(first.status == 0)

@@ -47,4 +47,14 @@ import Testing
         #expect(result.status == 64)
         #expect(result.errors.hasPrefix("seller-contacts: --timeout"))
     }
+
+    @Test(arguments: [
+        ["--url", "//alice:s3cr3t@127.0.0.1/x"], ["http://alice:s3cr3t@127.0.0.1/x"],
+        ["--url", "no-scheme?token=s3cr3t"], ["https://host/cb#access_token=s3cr3t"],
+    ])
+    func usageErrorsNeverEchoACredential(arguments: [String]) {
+        let error = #expect(throws: UsageError.self) { try Options.parse(arguments) }
+        #expect(error?.message.contains("s3cr3t") == false, "\(error?.message ?? "")")
+        #expect(error?.message.contains("alice") == false, "\(error?.message ?? "")")
+    }
 }
