@@ -41,7 +41,7 @@ let package = Package(
             ],
             resources: [.copy("Resources/seller-contacts.json")]
         ),
-        .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
+        .target(name: "ExampleSupport", dependencies: ["ContentLoadingSupport"], path: "Examples/ExampleSupport"),
         .target(
             name: "SellerContactsCommand",
             dependencies: [
@@ -51,14 +51,16 @@ let package = Package(
             path: "Examples/SellerContactsCommand"
         ),
         .executableTarget(
-            name: "seller-contacts", dependencies: ["SellerContactsCommand"], path: "Examples/seller-contacts"),
+            name: "seller-contacts", dependencies: ["SellerContactsCommand", "ExampleSupport"],
+            path: "Examples/seller-contacts"),
         .target(
             name: "PagingDemoCommand",
             dependencies: ["ContentLoading", "ContentLoadingNetworking", "ContentLoadingSupport", "ExampleSupport"],
             path: "Examples/PagingDemoCommand",
             resources: [.copy("Resources/catalog.json")]
         ),
-        .executableTarget(name: "paging-demo", dependencies: ["PagingDemoCommand"], path: "Examples/paging-demo"),
+        .executableTarget(
+            name: "paging-demo", dependencies: ["PagingDemoCommand", "ExampleSupport"], path: "Examples/paging-demo"),
 
         // Test-only support: the fixture HTTP server (a real python3 process on 127.0.0.1).
         .target(name: "KitTestSupport", path: "Tests/Support", resources: [.copy("Resources/fixture_server.py")]),
@@ -91,7 +93,7 @@ let package = Package(
             dependencies: [
                 "SellerContacts", "SellerContactsCommand", "PagingDemoCommand", "ExampleSupport",
                 "ContentLoadingTesting",
-                "KitTestSupport", "ContentLoadingRepository", "sqlite-crash-writer", "seller-contacts",
+                "KitTestSupport", "ContentLoadingRepository", "sqlite-crash-writer", "seller-contacts", "paging-demo",
             ],
             resources: [.copy("Fixtures")]
         ),

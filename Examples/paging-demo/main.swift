@@ -1,4 +1,5 @@
+import ExampleSupport
 import Foundation
 import PagingDemoCommand
 
-exit(await PagingDemoCommand.main(arguments: CommandLine.arguments.dropFirst()))
+exit(Console.exitStatus(await PagingDemoCommand.main(arguments: CommandLine.arguments.dropFirst())))

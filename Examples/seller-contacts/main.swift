@@ -1,4 +1,5 @@
+import ExampleSupport
 import Foundation
 import SellerContactsCommand
 
-exit(await SellerContactsCommand.main(arguments: CommandLine.arguments.dropFirst()))
+exit(Console.exitStatus(await SellerContactsCommand.main(arguments: CommandLine.arguments.dropFirst())))

@@ -54,7 +54,8 @@ public final class SQLiteDatabase {
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
-            throw SQLiteError(operation: "open", path: path, code: code, message: message)
+            throw SQLiteError(
+                operation: "open", path: path, code: code, message: Self.explained(message, code: code, path: path))
         }
         self.handle = handle
         sqlite3_busy_timeout(handle, Int32(Self.busyTimeout.components.seconds * 1_000))
@@ -91,7 +92,8 @@ public final class SQLiteDatabase {
         guard code == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(message)
-            throw SQLiteError(operation: operation, path: path, code: code, message: text)
+            throw SQLiteError(
+                operation: operation, path: path, code: code, message: Self.explained(text, code: code, path: path))
         }
     }
 
@@ -176,6 +178,8 @@ public final class SQLiteDatabase {
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     func error(_ code: Int32, _ operation: String) -> SQLiteError {
-        SQLiteError(operation: operation, path: path, code: code, message: lastErrorMessage)
+        SQLiteError(
+            operation: operation, path: path, code: code,
+            message: Self.explained(lastErrorMessage, code: code, path: path))
     }
 }
