@@ -36,7 +36,7 @@ public enum SellerContactsCommand {
         let client = APIClient(transport: .standard(limits: limits))
         let apiManager = SellerContactsAPIManager(urlStore: urlStore, client: client)
         console.write("source: \(urlStore.sellerContactsURL.redactedForDisplay.escapingControlCharacters)\n")
-        let retry = retryPolicy(retries: options.retries, console: console)
+        let retry = retryPolicy(retries: options.retries, deadline: options.deadline, console: console)
         if let path = options.cachePath {
             return await runCached(
                 cache: path, policy: options.policy, source: urlStore.sellerContactsURL, apiManager: apiManager,
@@ -51,15 +51,19 @@ public enum SellerContactsCommand {
     }
 
     /// Up to `retries` more attempts after a transient failure, each shown as it happens:
-    /// "retry: attempt 1 of 3 failed (HTTP 503 from …); trying again in 0.4 s".
-    static func retryPolicy(retries: Int, console: Console) -> RetryPolicy {
-        RetryPolicy(attempts: retries + 1, initialDelay: .milliseconds(500), maximumDelay: .seconds(10), jitter: .equal)
-            .onRetry { retry in
-                let error = String(describing: retry.error).escapingControlCharacters
-                console.write(
-                    "retry: attempt \(retry.attempt) of \(retry.attempts) failed (\(error)); "
-                        + "trying again in \(spokenSeconds(retry.delay))\n")
-            }
+    /// "retry: attempt 1 of 3 failed (HTTP 503 from …); trying again in 0.4 s", all of them
+    /// within `deadline`.
+    static func retryPolicy(retries: Int, deadline: Duration, console: Console) -> RetryPolicy {
+        RetryPolicy(
+            attempts: retries + 1, initialDelay: .milliseconds(500), maximumDelay: .seconds(10), jitter: .equal,
+            deadline: deadline
+        )
+        .onRetry { retry in
+            let error = String(describing: retry.error).escapingControlCharacters
+            console.write(
+                "retry: attempt \(retry.attempt) of \(retry.attempts) failed (\(error)); "
+                    + "trying again in \(spokenSeconds(retry.delay))\n")
+        }
     }
 
     /// A duration in seconds with one decimal: "12.5 s".

@@ -1,13 +1,25 @@
 extension RetryPolicy {
     /// Runs `operation`, and again after each transient failure, waiting between attempts,
-    /// until it succeeds or ``attempts`` are made.
+    /// until it succeeds or ``attempts`` are made, or the next wait would end after the
+    /// ``deadline``.
     ///
     /// - Returns: The first successful result.
     /// - Throws: A failure that is not transient, as it is after the first attempt and wrapped
     ///   in ``RetriesExhausted`` after more; the last failure, as ``RetriesExhausted``, when
-    ///   every attempt failed; `CancellationError` when the task is cancelled, at once, also
-    ///   during a wait (no further attempt starts).
+    ///   every attempt failed; ``RetryDeadlineExceeded`` when the deadline came first;
+    ///   `CancellationError` when the task is cancelled, at once, also during a wait (no
+    ///   further attempt starts).
     public func run<Value>(_ operation: () async throws -> Value) async throws -> Value {
+        guard let deadline else { return try await attempts(operation, until: nil) }
+        // NB: a load inside another's deadline keeps the earlier end.
+        var end = LoadDeadline(end: .now + deadline, duration: deadline)
+        if let outer = LoadDeadline.current, outer.end < end.end { end = outer }
+        return try await LoadDeadline.$current.withValue(end) { try await attempts(operation, until: end) }
+    }
+
+    private func attempts<Value>(_ operation: () async throws -> Value, until end: LoadDeadline?) async throws
+        -> Value
+    {
         var attempt = 1
         while true {
             do {
@@ -17,6 +29,9 @@ extension RetryPolicy {
                     throw exhausted(error, attempts: attempt)
                 }
                 let wait = delay(after: attempt, retryAfter: (error as? any RetryableError)?.retryAfter)
+                if let end, ContinuousClock.now + wait >= end.end {
+                    throw RetryDeadlineExceeded(deadline: end.duration, attempts: attempt, lastError: error)
+                }
                 onRetry?(RetryAttempt(attempt: attempt, attempts: attempts, error: error, delay: wait))
                 // NB: throws CancellationError when the task is cancelled during the wait.
                 try await clock.sleep(for: wait)

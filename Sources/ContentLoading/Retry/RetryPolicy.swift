@@ -17,6 +17,10 @@
 /// attempt's failure becomes its error state, as ``RetriesExhausted`` (which says how many
 /// attempts were made). Cancelling the load during a wait ends it at once: no further
 /// attempt starts. Tests inject a manual clock and advance it by hand.
+///
+/// A ``deadline`` bounds the whole load, every attempt and wait together: no wait runs past
+/// it (the load ends with ``RetryDeadlineExceeded`` instead), and the kit's http(s) transport
+/// ends an attempt that is still running when it passes.
 public struct RetryPolicy: Sendable {
     /// The most attempts, the first included (1: never retry).
     public var attempts: Int
@@ -34,6 +38,9 @@ public struct RetryPolicy: Sendable {
     public var random: @Sendable () -> Double
     /// Called before each wait, with the attempt that failed and how long the wait is.
     public var onRetry: (@Sendable (RetryAttempt) -> Void)?
+    /// The longest the whole load may take, every attempt and wait together, in real time;
+    /// `nil` for no limit but each attempt's own.
+    public var deadline: Duration?
 
     /// Creates a policy.
     ///
@@ -45,6 +52,8 @@ public struct RetryPolicy: Sendable {
     ///   - jitter: How each wait is randomised. Defaults to ``RetryJitter/full``.
     ///   - clock: The clock the waits are measured on. Defaults to `ContinuousClock`.
     ///   - random: A random number in `0...1`. Defaults to the system generator.
+    ///   - deadline: The longest the whole load may take, attempts and waits together.
+    ///     Defaults to `nil`: no limit but each attempt's own.
     public init(
         attempts: Int = 3,
         initialDelay: Duration = .seconds(1),
@@ -52,7 +61,8 @@ public struct RetryPolicy: Sendable {
         maximumDelay: Duration = .seconds(30),
         jitter: RetryJitter = .full,
         clock: any Clock<Duration> = ContinuousClock(),
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        deadline: Duration? = nil
     ) {
         precondition(attempts >= 1, "a retry policy makes at least one attempt")
         self.attempts = attempts
@@ -62,6 +72,7 @@ public struct RetryPolicy: Sendable {
         self.jitter = jitter
         self.clock = clock
         self.random = random
+        self.deadline = deadline
     }
 
     /// One attempt, never retried.

@@ -1,3 +1,4 @@
+import ContentLoading
 import ContentLoadingSupport
 import Foundation
 
@@ -46,10 +47,15 @@ final class HTTPSession: Sendable {
         // NB: registered before anything can cancel the task, so its completion always finds
         // the exchange, which keeps the result until the caller waits for it.
         delegate.register(exchange, for: task)
-        let deadline = Task {
+        // NB: the attempt ends at its own deadline, or at its load's (a retry policy's), if earlier.
+        var (limit, shown) = (limits.deadline, limits.deadline)
+        if let load = LoadDeadline.current, load.end - .now < limit {
+            (limit, shown) = (load.end - .now, load.duration)
+        }
+        let deadline = Task { [limit, shown] in
             // NB: a deadline, not synchronisation: it ends a load still running when it passes.
-            try await Task.sleep(for: limits.deadline)
-            exchange.abandon(with: APIError.deadlineExceeded(url: url, after: limits.deadline))
+            try await Task.sleep(for: max(limit, .zero))
+            exchange.abandon(with: APIError.deadlineExceeded(url: url, after: shown))
             task.cancel()
         }
         defer { deadline.cancel() }

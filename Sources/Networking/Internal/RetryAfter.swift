@@ -7,6 +7,8 @@ enum RetryAfter {
     static func delay(_ value: String, now: Date) -> Duration? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(text) { return seconds >= 0 ? .seconds(seconds) : nil }
+        // NB: more seconds than an Int holds is a very long wait, capped by the retry policy.
+        if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) { return .seconds(Int64.max) }
         guard let date = httpDate(text) else { return nil }
         return .milliseconds(Int64((max(0, date.timeIntervalSince(now)) * 1_000).rounded()))
     }
