@@ -33,6 +33,17 @@ struct TransportLimitsTests {
         #expect(clock.now - start < .seconds(9), "returned before the trickle would have ended")
     }
 
+    /// The kit's first look at a response is its head: an announced body over the limit is
+    /// refused there, before a byte of it is read. (A length from 2^63 − 512 to 2^63 − 1 is
+    /// not tested: FoundationNetworking traps on it before the kit sees the response; see the
+    /// README's "Reliability".)
+    @Test(arguments: ["1000000000000000000", "9223372036854774784", "33554433"])
+    func anAnnouncedBodyOverTheLimitIsRefusedFromItsHead(length: String) async throws {
+        let url = server.url("content-length/\(length)")
+        let error = try await apiError { try await client(TransportLimits()).data(from: url) }
+        #expect(error == .bodyTooLarge(url: url, limit: 32 << 20))
+    }
+
     @Test func headersThenSilenceTimesOutOnIdle() async throws {
         let url = server.url("silence")
         let error = try await apiError {

@@ -15,4 +15,19 @@ struct CommandOutputTests {
         #expect(status == 74, "\(command): \(child.remainingErrors())")
         #expect(child.remainingErrors() == "\(command): cannot write to standard output: No space left on device\n")
     }
+
+    /// A 512 MiB gzip bomb against the 32 MiB body limit: the command fails at the limit and
+    /// holds at most a small multiple of it (it held the whole inflated body once: 1.1 GB).
+    @Test func aGzipBombIsRefusedWithinASmallMultipleOfTheLimit() async throws {
+        let server = try LocalHTTPServer.start()
+        defer { server.stop() }
+        let binary = ChildProcess.productsDirectory.appendingPathComponent("seller-contacts")
+        let child = try ChildProcess(
+            binary, arguments: ["--url", server.url("gzip-bomb/512").absoluteString], discardingOutput: true)
+        let status = await child.exitStatus(within: .seconds(50))
+        #expect(status == 1)
+        #expect(child.remainingErrors().contains("larger than the limit of 32 MiB"))
+        let peak = try #require(child.peakResidentBytes)
+        #expect(peak < 4 * 32 << 20, "peak resident \(peak >> 20) MiB for a 32 MiB limit")
+    }
 }

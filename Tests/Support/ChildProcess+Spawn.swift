@@ -88,20 +88,23 @@ struct SpawnedChild {
     }
 }
 
-/// A child's exit, recorded by a thread that waits for it with `waitpid`.
+/// A child's exit and its peak memory, recorded by a thread that waits for it with `wait4`.
 final class ChildExit: @unchecked Sendable {
     private let condition = NSCondition()
     private var recorded: Int32?
+    private var peakResident: Int?
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     init(pid: pid_t) {
         // NB: `waitpid` blocks, so it runs on a thread of its own, not the pool's.
         Thread.detachNewThread { [self] in
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            var usage = rusage()
+            while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
             // The exit code when the child exited, the signal's number when a signal ended it.
             let signal = status & 0x7f
-            record(signal == 0 ? (status >> 8) & 0xff : signal)
+            // NB: Linux counts `ru_maxrss` in KiB.
+            record(signal == 0 ? (status >> 8) & 0xff : signal, peakResident: Int(usage.ru_maxrss) * 1_024)
         }
     }
 
@@ -133,9 +136,17 @@ final class ChildExit: @unchecked Sendable {
         }
     }
 
-    private func record(_ status: Int32) {
+    /// The most memory the child held resident, in bytes; `nil` while it runs.
+    var peakResidentBytes: Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        return peakResident
+    }
+
+    private func record(_ status: Int32, peakResident: Int) {
         condition.lock()
         recorded = status
+        self.peakResident = peakResident
         let resumed = waiters
         waiters = []
         condition.broadcast()

@@ -40,6 +40,9 @@ public final class ChildProcess: @unchecked Sendable {
     /// Whether the child is still running.
     public var isRunning: Bool { exit.status == nil }
 
+    /// The most memory the child held resident, in bytes, once it has exited (Linux).
+    public var peakResidentBytes: Int? { exit.peakResidentBytes }
+
     /// Reads the child's standard output up to the next newline and returns that line.
     ///
     /// - Throws: ``ChildProcessError`` with the child's standard error when it exits first.

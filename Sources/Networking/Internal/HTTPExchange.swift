@@ -88,6 +88,11 @@ final class HTTPExchange: Sendable {
         finish { state in outcome(of: state, error: error) }
     }
 
+    /// Ends the exchange now with the failure it recorded (a body over the limit).
+    func abandonWithRecordedFailure() {
+        finish { state in outcome(of: state, error: nil) }
+    }
+
     /// Ends the exchange with `error` now (a deadline, a cancellation), without waiting for the
     /// session to finish the task: the caller returns at once, whenever the session gets to it.
     func abandon(with error: any Error) {

@@ -27,7 +27,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard exchange(dataTask)?.receive(data) == true else {
+        guard let exchange = exchange(dataTask), exchange.receive(data) else {
+            // NB: the caller gets the failure now; the session may go on inflating a body
+            // until it sees the cancellation, and nothing more of it is kept.
+            exchange(dataTask)?.abandonWithRecordedFailure()
             dataTask.cancel()
             return
         }

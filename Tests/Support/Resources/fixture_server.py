@@ -24,6 +24,7 @@ Routes:
   /hostile           500 with a body that holds a newline, a forged line and escape codes
   /long-utf8/<n>     500 with a body of n "é" characters (2 bytes each)
   /short-length      200 announcing 5 bytes of a longer JSON body
+  /content-length/<n> 200 announcing <n> bytes (any text), sends "[]" and closes
 """
 import email.utils
 import gzip
@@ -175,6 +176,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_header("Content-Length", "5")
                 self.end_headers()
                 self.wfile.write(b'[{"order": 1}]')
+                self.close_connection = True
+                return
+            if route == "content-length":
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", rest)
+                self.end_headers()
+                self.wfile.write(b"[]")
                 self.close_connection = True
                 return
             if route == "long-utf8":
