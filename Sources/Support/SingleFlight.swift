@@ -74,6 +74,9 @@ package final class SingleFlight<Value: Sendable>: Sendable {
     /// every caller joined before letting it finish).
     package var waitingCallers: Int { state.withLock { $0.callers.count } }
 
+    /// How many waits for the end of the operation in flight are registered (for tests).
+    package var waitingForEnd: Int { state.withLock { $0.idleWaiters.count } }
+
     /// Whether an operation is in flight.
     package var isRunning: Bool { state.withLock { $0.task != nil } }
 

@@ -20,8 +20,12 @@ import Foundation
 /// try await contacts.save(edited, for: sellerID)           // every reader of sellerID gets it, no request
 /// ```
 ///
+/// - Persist, then deliver: a value reaches memory and the readers only after the disk tier
+///   stored it; a failed write is an error event, and nothing changes.
 /// - Writes win over stale fetches: a fetch that started before a save (or a removal) of its
-///   key never overwrites it.
+///   key never overwrites it. Versions come from a counter in the disk file, never a clock.
+/// - Every read that joins a fetch ends with its value or error; a fetch nobody waits for any
+///   more is cancelled (see "Fetches nobody waits for" in the Caching article).
 /// - The same key is fetched once at a time; different keys in parallel.
 /// - Values are encoded as JSON for the disk tier; see ``DiskCache`` for its limits.
 public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {

@@ -1,0 +1,52 @@
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Foundation
+import Testing
+
+/// One operation at a time, shared by its callers, running while someone waits for it.
+@Suite(.timeLimit(.minutes(1)))
+struct SingleFlightTests {
+    @Test func aCancelledCallerLeavesAtOnceWhileTheOthersKeepTheOperation() async throws {
+        let flight = SingleFlight<String>()
+        let loader = ControlledLoader<Int, String>()
+        let first = Task { try await flight.run { (try? await loader.load(0)) ?? "cancelled" } }
+        let call = try await loader.call(0)
+        let second = Task { try await flight.run { "a second operation" } }
+        while flight.waitingCallers < 2 { await Task.yield() }
+        first.cancel()
+        await #expect(throws: CancellationError.self) { try await first.value }
+        #expect(loader.complete(call, returning: "shared"), "the operation went on for the other caller")
+        #expect(try await second.value == "shared")
+    }
+
+    @Test func whenTheLastCallerLeavesTheOperationIsCancelledAndTheNextCallerStartsAnother() async throws {
+        let flight = SingleFlight<String>()
+        let loader = ControlledLoader<Int, String>()
+        let abandoned = Task { try await flight.run { (try? await loader.load(0)) ?? "cancelled" } }
+        _ = try await loader.call(0)
+        abandoned.cancel()
+        await #expect(throws: CancellationError.self) { try await abandoned.value }
+        #expect(!flight.isRunning)
+        let next = Task { try await flight.run { (try? await loader.load(1)) ?? "cancelled" } }
+        let call = try await loader.call(1)
+        #expect(loader.complete(call, returning: "new"))
+        #expect(try await next.value == "new")
+        #expect(loader.pendingCalls.isEmpty, "the abandoned operation saw its cancellation")
+    }
+
+    @Test func aWaitForTheEndKeepsTheOperationAndReturnsWhenItEnds() async throws {
+        let flight = SingleFlight<String>()
+        let loader = ControlledLoader<Int, String>()
+        let caller = Task { try await flight.run { (try? await loader.load(0)) ?? "cancelled" } }
+        let call = try await loader.call(0)
+        let settled = Task { await flight.waitUntilIdle() }
+        while flight.waitingForEnd < 1 { await Task.yield() }
+        // The caller leaves; the wait still holds the operation.
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(flight.isRunning)
+        #expect(loader.complete(call, returning: "done"))
+        await settled.value
+        #expect(!flight.isRunning)
+    }
+}
