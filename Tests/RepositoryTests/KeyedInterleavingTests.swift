@@ -1,0 +1,202 @@
+import ContentLoadingRepository
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Foundation
+import KitTestSupport
+import Testing
+
+/// Saves, fetches, failed writes, invalidations, joins, reader cancellations and a clock that
+/// jumps back and forth, interleaved at random over a disk tier (SQLite, in memory): 1,000 runs,
+/// 10,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it).
+///
+/// After each run: every save that returned is stored and every live reader ends with what the
+/// store holds, no reader is left refreshing or waiting, no value whose write failed was ever
+/// shown, and no fetch's value was shown after a save that came after the fetch started.
+@MainActor
+@Suite(.timeLimit(.minutes(3)))
+struct KeyedInterleavingTests {
+    static let runs = ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" ? 10_000 : 1_000
+
+    @Test func randomInterleavingsKeepEveryWritePathRule() async throws {
+        var random = SeededGenerator(seed: 24)
+        for run in 0..<Self.runs { try await Run(run: run).play(&random) }
+    }
+}
+
+/// One run: a repository over an in-memory disk tier whose fetches the test completes.
+@MainActor
+private final class Run {
+    let run: Int
+    let clock = TestWallClock()
+    let loader = ControlledLoader<String, String>()
+    let disk: DiskCache
+    let repository: KeyedRepository<String, String>
+    /// How many saves returned; the value a poisoned fetch returns instead of its own.
+    let saves = Locked(0)
+    let poisoned = Locked(false)
+    let fetches = Locked(0)
+    var readers: [(task: Task<Void, Never>, events: Locked<[CachedValue<String>?]>)] = []
+    /// How many refresh calls the test made have not returned.
+    let runningRefreshes = Locked(0)
+    /// Values whose write failed: never to be shown.
+    var lost: Set<String> = []
+
+    init(run: Int) throws {
+        self.run = run
+        disk = try DiskCache(.inMemory)
+        let (loader, saves, poisoned, fetches) = (loader, saves, poisoned, fetches)
+        repository = KeyedRepository(disk: disk, now: { [clock] in clock.now }) { key in
+            // NB: the value says which fetch it is and how many saves had returned when its
+            // request started.
+            let (id, before) = (
+                fetches.withLock { count in
+                    count += 1; return count
+                }, saves.withLock { $0 }
+            )
+            _ = try await loader.load(key)
+            return poisoned.withLock { $0 } ? "poisoned \(id)/\(before)" : "fetch \(id)/\(before)"
+        }
+    }
+
+    func play(_ random: inout SeededGenerator) async throws {
+        for _ in 0..<Int(random.next() % 9 + 3) {
+            switch random.next() % 9 {
+            case 0, 1: try await save(random.next() % 5 == 0)
+            case 2: refresh()
+            case 3: await completeOne(failingItsWrite: random.next() % 4 == 0, failingTheFetch: random.next() % 5 == 0)
+            case 4: repository.invalidate("k")
+            case 5: startReader(random.next())
+            case 6: if !readers.isEmpty { readers[Int(random.next() % UInt64(readers.count))].task.cancel() }
+            case 7: clock.advance(by: random.next() % 2 == 0 ? 3_600 : -3_600)
+            default: for _ in 0..<Int(random.next() % 8) { await Task.yield() }
+            }
+        }
+        try await settle()
+        try await check()
+    }
+
+    private func save(_ failing: Bool) async throws {
+        let number = saves.withLock { $0 } + 1
+        guard failing else {
+            // NB: counted before the save starts: a fetch that counts it started after the save
+            // began, so it may follow it only if it started after the save committed.
+            saves.withLock { $0 = number }
+            try await repository.save("save \(number)", for: "k")
+            return
+        }
+        await disk.setWriteFault { _ in throw Injected() }
+        let value = "lost \(lost.count + 1)"
+        await #expect(throws: CacheError.self, "run \(run)") { try await repository.save(value, for: "k") }
+        lost.insert(value)
+        await disk.setWriteFault(nil)
+    }
+
+    private func refresh() {
+        runningRefreshes.withLock { $0 += 1 }
+        Task { [repository, runningRefreshes] in
+            _ = try? await repository.refresh("k")
+            runningRefreshes.withLock { $0 -= 1 }
+        }
+    }
+
+    private func completeOne(failingItsWrite: Bool, failingTheFetch: Bool) async {
+        guard let call = loader.pendingCalls.first else { return }
+        if failingItsWrite {
+            poisoned.withLock { $0 = true }
+            await disk.setWriteFault { _ in throw Injected() }
+        }
+        if failingTheFetch {
+            _ = loader.complete(call, throwing: Injected())
+        } else {
+            _ = loader.complete(call, returning: "")
+        }
+        // NB: not `fetchSettled`: a newer fetch may wait for a call only the test completes.
+        await untilQuiet()
+        poisoned.withLock { $0 = false }
+        await disk.setWriteFault(nil)
+    }
+
+    /// Yields until no fetch runs, or one waits for the test.
+    private func untilQuiet() async {
+        for _ in 0..<10_000 where repository.isFetching("k") && loader.pendingCalls.isEmpty { await Task.yield() }
+    }
+
+    private func startReader(_ choice: UInt64) {
+        let policies: [CachePolicy] = [
+            .returnCacheElseLoad, .returnCacheDontLoad, .reloadIgnoringCache, .returnCacheThenLoad,
+            .loadElseReturnCache,
+        ]
+        let events = Locked<[CachedValue<String>?]>([])
+        let stream = repository.events(for: "k", policy: policies[Int(choice % 5)])
+        let task = Task {
+            for await event in stream {
+                switch event {
+                case .value(let cached): events.withLock { $0.append(cached) }
+                case .noValue, .error: events.withLock { $0.append(nil) }
+                }
+            }
+        }
+        readers.append((task, events))
+    }
+
+    /// Completes every fetch until none is left, and waits for the refreshes to return and the
+    /// readers to take in what came.
+    private func settle() async throws {
+        var rounds = 0
+        while rounds < 20_000 {
+            rounds += 1
+            if let call = loader.pendingCalls.first {
+                _ = loader.complete(call, returning: "")
+                continue
+            }
+            // NB: a reader still on its way to its first event, or refreshing, may start a fetch.
+            let busy = readers.contains { reader in
+                !reader.task.isCancelled && reader.events.withLock { $0.isEmpty || $0.last??.isRefreshing == true }
+            }
+            guard busy || repository.isFetching("k") || runningRefreshes.withLock({ $0 }) > 0 else { break }
+            await Task.yield()
+        }
+        #expect(rounds < 20_000, "run \(run): a reader was left waiting or refreshing, or a fetch running")
+    }
+
+    private func check() async throws {
+        let saved = saves.withLock { $0 }
+        let store = KeyedRepository<String, String>(
+            memory: MemoryCache(countLimit: 1, costLimit: 0), disk: disk,
+            ages: .init(staleAfter: .zero, expireAfter: .seconds(1 << 40)),
+            now: { [clock] in clock.now }
+        ) { $0 }
+        let stored = try await store.value(for: "k", policy: .returnCacheDontLoad)?.value
+        #expect(repository.cachedValue(for: "k").map(\.value) ?? stored == stored, "run \(run): memory holds the store")
+        if saved > 0 {
+            // The last save, or a fetch that started after it.
+            let afterLastSave = stored.map { $0 == "save \(saved)" || $0.hasSuffix("/\(saved)") } ?? false
+            #expect(afterLastSave, "run \(run): stored \(stored ?? "nothing") after save \(saved)")
+        }
+        for (index, reader) in readers.enumerated() {
+            // NB: a live reader takes in the last write a little after the test saw it stored.
+            for _ in 0..<10_000 where !reader.task.isCancelled && reader.events.withLock({ $0.last??.value }) != stored
+            {
+                await Task.yield()
+            }
+            let events = reader.events.withLock { $0 }
+            var seenSaves = 0
+            for shown in events.compactMap({ $0?.value }) {
+                #expect(!lost.contains(shown) && !shown.hasPrefix("poisoned"), "run \(run): \(shown) was never stored")
+                let parts = shown.split(separator: " ")
+                if parts[0] == "lost" { continue }
+                if parts[0] == "save" {
+                    seenSaves = Int(parts[1])!
+                } else if let before = Int(parts[1].split(separator: "/")[1]) {
+                    #expect(before >= seenSaves, "run \(run): \(shown) shown after save \(seenSaves)")
+                }
+            }
+            guard !reader.task.isCancelled, let last = events.last else { continue }
+            #expect(last?.isRefreshing != true, "run \(run), reader \(index): left refreshing")
+            if let last, let stored { #expect(last.value == stored, "run \(run), reader \(index): \(last.value)") }
+        }
+        for reader in readers { reader.task.cancel() }
+    }
+
+    struct Injected: Error {}
+}
