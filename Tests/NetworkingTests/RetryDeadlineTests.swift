@@ -78,3 +78,20 @@ struct RetryDeadlineTests {
         #expect(policy.delay(after: 1, retryAfter: wait) == .seconds(10))
     }
 }
+
+/// `RetryPolicy.run` from main-actor code, with a closure that uses main-actor state.
+@MainActor
+@Suite struct RetryOnTheCallersActorTests {
+    @Test func mainActorCodeRetriesAClosureThatUsesItsOwnState() async throws {
+        struct Busy: RetryableError { var isTransient: Bool { true } }
+        let policy = RetryPolicy(attempts: 3, initialDelay: .zero, jitter: .none)
+        var attempts = 0
+        let value = try await policy.run {
+            attempts += 1
+            MainActor.assertIsolated("the operation runs on the caller's actor")
+            if attempts < 3 { throw Busy() }
+            return attempts
+        }
+        #expect(value == 3)
+    }
+}

@@ -9,7 +9,12 @@ extension RetryPolicy {
     ///   every attempt failed; ``RetryDeadlineExceeded`` when the deadline came first;
     ///   `CancellationError` when the task is cancelled, at once, also during a wait (no
     ///   further attempt starts).
-    public func run<Value>(_ operation: () async throws -> Value) async throws -> Value {
+    ///
+    /// The operation runs on the caller's actor (`isolation`), so main-actor code can pass a
+    /// closure that uses its own state.
+    public func run<Value>(
+        isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> Value
+    ) async throws -> Value {
         guard let deadline else { return try await attempts(operation, until: nil) }
         // NB: a load inside another's deadline keeps the earlier end.
         var end = LoadDeadline(end: .now + deadline, duration: deadline)
@@ -17,9 +22,10 @@ extension RetryPolicy {
         return try await LoadDeadline.$current.withValue(end) { try await attempts(operation, until: end) }
     }
 
-    private func attempts<Value>(_ operation: () async throws -> Value, until end: LoadDeadline?) async throws
-        -> Value
-    {
+    private func attempts<Value>(
+        isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> Value,
+        until end: LoadDeadline?
+    ) async throws -> Value {
         var attempt = 1
         while true {
             do {

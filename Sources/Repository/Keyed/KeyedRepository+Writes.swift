@@ -23,7 +23,7 @@ extension KeyedRepository {
 
     /// How many callers wait for the fetch of `key` in flight (``refresh(_:)`` calls and reads
     /// that started or joined it); 0 when none runs.
-    package func waitingCallers(for key: Key) -> Int {
+    public func waitingCallers(for key: Key) -> Int {
         existingChannel(for: key)?.flight.waitingCallers ?? 0
     }
 
@@ -62,6 +62,34 @@ extension KeyedRepository {
                     memory.remove(key)
                     _ = publish(.removed(version: version), in: channel)
                 }
+            }
+        }
+    }
+
+    /// Removes every value, from the persistent tier first, then from memory; every live reader
+    /// gets ``CacheEvent/noValue``. A fetch that started before brings nothing back; a save made
+    /// meanwhile is kept.
+    ///
+    /// - Important: A ``DiskCache`` file shared by several repositories is emptied for all of
+    ///   them.
+    /// - Throws: ``CacheError`` when the disk tier cannot be emptied: then nothing changed.
+    public func removeAll() async throws {
+        let live = liveKeys
+        let version: UInt64
+        do {
+            version = try await stored { try await $0.removeAll() }
+        } catch {
+            for (_, channel) in live { channel.readers.send(.failure(error, flight: nil)) }
+            throw error
+        }
+        memory.removeAll()
+        for (key, channel) in live {
+            // NB: under the key's write lock, so a write under way lands before the removal
+            // reaches memory and readers; one that came after it is kept.
+            await channel.writes.withLock { [self] in
+                guard !channel.wasWritten(after: version) else { return }
+                memory.remove(key)
+                publish(.removed(version: version), in: channel)
             }
         }
     }

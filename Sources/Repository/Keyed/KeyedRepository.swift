@@ -120,6 +120,11 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         channels.withLock { $0.values.map(\.channel) }
     }
 
+    /// The keys someone is using now, with their channels.
+    var liveKeys: [(key: Key, channel: KeyChannel<Value>)] {
+        channels.withLock { $0.map { ($0.key, $0.value.channel) } }
+    }
+
     /// The keys with live readers.
     var observedKeys: [Key] {
         channels.withLock { $0.filter { $0.value.channel.readers.subscriberCount > 0 }.map(\.key) }

@@ -92,11 +92,17 @@ extension DiskCache {
         }
     }
 
-    /// Removes every entry.
-    func removeAll() throws {
+    /// Removes every entry, at the file's next write version.
+    ///
+    /// - Returns: The version of the removal.
+    @discardableResult
+    func removeAll() throws -> UInt64 {
         try database.transaction(operation: "clear the cache in") {
+            let version = try advanceVersion()
             try database.execute("DELETE FROM content_loading_cache", operation: "clear the cache in")
             totalBytes = 0
+            pendingReads = [:]
+            return version
         }
     }
 

@@ -192,6 +192,17 @@ public actor DiskCache {
         return keys
     }
 
+    /// Closes the cache file now, without waiting for every reference to the cache to go:
+    /// every later read or write is an error saying the database was closed (a read is a miss
+    /// with that error event). Closing twice does nothing.
+    ///
+    /// ```swift
+    /// await disk.close()   // e.g. before deleting or replacing the file
+    /// ```
+    public func close() {
+        database.close()
+    }
+
     /// Makes writes fail with what `fault` throws, or wait while it waits; `nil` restores them
     /// (for tests of a full disk, or of what happens while a write is under way).
     package func setWriteFault(_ fault: (@Sendable (String) async throws -> Void)?) { writeFault = fault }

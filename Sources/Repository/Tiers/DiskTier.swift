@@ -69,15 +69,25 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         }
     }
 
+    func removeAll() async throws -> UInt64? {
+        do {
+            return try await cache.removeAll()
+        } catch {
+            throw CacheError(operation: "remove", path: cache.path, key: "every entry", reason: reason(error))
+        }
+    }
+
     var latestVersion: UInt64 { cache.latestVersion }
 
     private func failure(_ operation: String, _ key: Key, _ error: any Error) -> CacheError {
-        let reason =
-            switch error {
-            case let error as SQLiteError: "\(error.message) (SQLite error \(error.code))"
-            case is DecodingError: "the stored value does not decode as \(Value.self) (\(error))"
-            default: "\(error)"
-            }
-        return CacheError(operation: operation, path: cache.path, key: key.persistentKey, reason: reason)
+        CacheError(operation: operation, path: cache.path, key: key.persistentKey, reason: reason(error))
+    }
+
+    private func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as SQLiteError: "\(error.message) (SQLite error \(error.code))"
+        case is DecodingError: "the stored value does not decode as \(Value.self) (\(error))"
+        default: "\(error)"
+        }
     }
 }

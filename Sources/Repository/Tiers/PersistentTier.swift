@@ -40,6 +40,11 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// - Returns: The version of the removal; `nil` when the tier keeps no versions.
     func remove(_ key: Key) async throws -> UInt64?
 
+    /// Removes every value the tier holds.
+    ///
+    /// - Returns: The version of the removal; `nil` when the tier keeps no versions.
+    func removeAll() async throws -> UInt64?
+
     /// The highest version the tier has seen (written or read); 0 when it keeps none.
     var latestVersion: UInt64 { get }
 }

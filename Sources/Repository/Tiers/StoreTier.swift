@@ -48,6 +48,11 @@ struct StoreTier<Element: Sendable & Identifiable & Equatable>: PersistentTier w
         return nil
     }
 
+    /// Empties the collection.
+    func removeAll() async throws -> UInt64? {
+        try await remove(WholeCollection())
+    }
+
     /// A store keeps no versions.
     var latestVersion: UInt64 { 0 }
 }
