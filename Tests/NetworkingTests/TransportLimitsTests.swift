@@ -18,19 +18,16 @@ struct TransportLimitsTests {
     }
 
     @Test func aTrickleThatNeverGoesIdleStopsAtTheDeadline() async throws {
-        // 100 bytes, one every 100 ms: 10 s in all, never idle for the 2 s timeout.
-        let url = server.url("trickle/100/100")
-        let clock = ContinuousClock()
-        let start = clock.now
+        // 1,000 bytes, one every 100 ms: 100 s in all, never idle for the 2 s timeout. A caller
+        // that waited for the rest of it would run past the suite's time limit (1 minute): no
+        // wall-clock bound is asserted on a shared machine.
+        let url = server.url("trickle/1000/100")
         let error = try await apiError {
             try await client(TransportLimits(idleTimeout: .seconds(2), deadline: .milliseconds(800)))
                 .data(from: url)
         }
         #expect(error == .deadlineExceeded(url: url, after: .milliseconds(800)))
         #expect(error.description == "\(url.absoluteString) took longer than the deadline of 800ms")
-        // NB: not a speed check (the machine may be busy): the error alone shows the deadline
-        // won; this shows the caller did not also wait for the rest of the trickle.
-        #expect(clock.now - start < .seconds(9), "returned before the trickle would have ended")
     }
 
     /// The kit's first look at a response is its head: an announced body over the limit is
