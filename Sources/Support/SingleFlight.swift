@@ -28,10 +28,7 @@ package final class SingleFlight<Value: Sendable>: Sendable {
     /// - Throws: `CancellationError` when the caller's task is cancelled (the operation goes on
     ///   while others wait for it).
     package func run(_ operation: @escaping @Sendable () async -> Value) async throws -> Value {
-        let key = state.withLock { state in
-            state.nextKey += 1
-            return state.nextKey
-        }
+        let key = newKey()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let registered = state.withLock { state -> Bool in
@@ -52,10 +49,7 @@ package final class SingleFlight<Value: Sendable>: Sendable {
     /// Waits until the operation in flight, if any, has ended; starts none. The wait counts
     /// as waiting for it (it is not cancelled while this waits); a cancelled wait returns at once.
     package func waitUntilIdle() async {
-        let key = state.withLock { state in
-            state.nextKey += 1
-            return state.nextKey
-        }
+        let key = newKey()
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let registered = state.withLock { state -> Bool in
@@ -79,6 +73,14 @@ package final class SingleFlight<Value: Sendable>: Sendable {
 
     /// Whether an operation is in flight.
     package var isRunning: Bool { state.withLock { $0.task != nil } }
+
+    /// A key for a new caller or wait.
+    private func newKey() -> UInt64 {
+        state.withLock { state in
+            state.nextKey += 1
+            return state.nextKey
+        }
+    }
 
     /// Starts `operation` as the one in flight; under the lock.
     private func start(_ operation: @escaping @Sendable () async -> Value, in state: inout State) {

@@ -72,6 +72,10 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
         }
     }
 
+    /// Whether the read waits for a fetch to answer it: it said one was on the way, or it has
+    /// shown nothing and started one (or waits to fall back on the cache).
+    private var waitsForFetch: Bool { isRefreshing || (!hasShown && (awaitsFetch || fallback != nil)) }
+
     /// Cancels the fetch this read waits for (it goes on while others wait for it).
     func stop() { fetching?.cancel() }
 
@@ -109,7 +113,7 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
             fail(error)
         case .success:
             if let delivery = end.delivery { deliver(delivery) }
-            guard isRefreshing || (!hasShown && (awaitsFetch || fallback != nil)) else { return }
+            guard waitsForFetch else { return }
             awaitsFetch = false
             fallback = nil
             if let lastHit {
@@ -154,7 +158,7 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
         case .confirmed(let value, let writtenAt, let version):
             // NB: a fetch that found the value unchanged gives it again only to a read
             // that said a fetch was on the way, or that waits for it (nothing shown yet).
-            let waiting = isRefreshing || (!hasShown && (awaitsFetch || fallback != nil))
+            let waiting = waitsForFetch
             fallback = nil
             guard waiting else {
                 lastVersion = max(lastVersion, version)

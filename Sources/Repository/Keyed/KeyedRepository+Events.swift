@@ -58,22 +58,20 @@ extension KeyedRepository {
 /// Starts a stream when it is first asked for an element, then hands on its elements.
 private final class LazyStart<Element: Sendable>: Sendable {
     private let make: @Sendable () -> AsyncStream<Element>
-    /// The stream's iterator once started; out of the lock while an element is awaited (the
-    /// stream has one consumer, so `next()` calls never overlap).
-    private let iterator = Locked<AsyncStream<Element>.Iterator?>(nil)
-    private let started = Locked(false)
+    /// Whether the stream was started, and its iterator; the iterator is out of the lock while
+    /// an element is awaited (the stream has one consumer, so `next()` calls never overlap).
+    private let state = Locked<(started: Bool, iterator: AsyncStream<Element>.Iterator?)>((false, nil))
 
     init(_ make: @escaping @Sendable () -> AsyncStream<Element>) { self.make = make }
 
     func next() async -> Element? {
-        let isFirst = started.withLock { started in
-            defer { started = true }
-            return !started
+        let (isFirst, taken) = state.withLock { state in
+            defer { state.started = true }
+            return (!state.started, state.iterator.take())
         }
-        var current: AsyncStream<Element>.Iterator? =
-            isFirst ? make().makeAsyncIterator() : iterator.withLock { $0.take() }
+        var current = isFirst ? make().makeAsyncIterator() : taken
         let element = await current?.next()
-        iterator.withLock { $0 = current }
+        state.withLock { $0.iterator = current }
         return element
     }
 }

@@ -119,7 +119,7 @@ extension KeyedRepository {
     /// whose policy fetches is fetched again, as ``invalidate(_:)`` says.
     public func invalidateAll() {
         invalidateEverythingWritten()
-        for channel in liveChannels { channel.invalidate() }
+        for (_, channel) in liveKeys { channel.invalidate() }
     }
 
     /// Fetches `key`, or joins its fetch in flight, and writes the result through the tiers

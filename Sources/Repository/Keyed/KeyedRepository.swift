@@ -115,11 +115,6 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         channels.withLock { $0[key]?.channel }
     }
 
-    /// The channels of the keys someone is using now.
-    var liveChannels: [KeyChannel<Value>] {
-        channels.withLock { $0.values.map(\.channel) }
-    }
-
     /// The keys someone is using now, with their channels.
     var liveKeys: [(key: Key, channel: KeyChannel<Value>)] {
         channels.withLock { $0.map { ($0.key, $0.value.channel) } }
