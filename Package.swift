@@ -69,10 +69,15 @@ let package = Package(
             name: "stream-stress",
             dependencies: ["ContentLoading", "ContentLoadingRepository", "ContentLoadingSupport"],
             path: "Tests/StreamStress"),
+        // A child process whose main actor runs on an executor of its own (not the main queue).
+        .executableTarget(
+            name: "custom-main-executor", dependencies: ["ContentLoading", "ContentLoadingSupport"],
+            path: "Tests/CustomMainExecutor"),
         .testTarget(
             name: "ContentLoadingTests",
             dependencies: [
                 "ContentLoading", "ContentLoadingTesting", "ContentLoadingSupport", "KitTestSupport", "stream-stress",
+                "custom-main-executor",
             ]),
         .testTarget(
             name: "NetworkingTests",

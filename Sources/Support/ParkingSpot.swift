@@ -1,5 +1,16 @@
 import Dispatch
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+#if compiler(>=6.3)
+    @_spi(ExperimentalCustomExecutors) import _Concurrency
+#endif
+
 /// A place where a task waiting on the main actor parks until it is released, so that its
 /// resumption wakes no thread.
 ///
@@ -23,9 +34,11 @@ import Dispatch
 /// through at once. One task waits at a time; once its wait has returned, the spot can be
 /// used again. What the task goes on with is the caller's to hand over.
 ///
-/// NB: it relies on the main actor's executor being the main dispatch queue, as it is on Apple
-/// platforms and on Linux; a program that gives the main actor an executor of its own, which
-/// does not drain that queue, would leave a parked task waiting.
+/// It relies on the main actor's executor being the main dispatch queue, as it is by default
+/// on Apple platforms and on Linux. A program can give the main actor an executor of its own
+/// (an `ExecutorFactory`, or the runtime's main-executor hooks, as WebAssembly runtimes do),
+/// which need not drain that queue, and a parked task would then wait for ever: check
+/// ``isAvailable`` before parking, and take a continuation when it is `false`.
 @usableFromInline package final class ParkingSpot: SerialExecutor, @unchecked Sendable {
     private struct State {
         var job: UnownedJob?
@@ -41,6 +54,10 @@ import Dispatch
     @usableFromInline package init() {
         lot = ParkingLot(executor: asUnownedSerialExecutor())
     }
+
+    /// Whether tasks on the main actor can park: the main actor's executor is the main dispatch
+    /// queue. Worked out once, on first use.
+    @usableFromInline package static let isAvailable = mainExecutorIsMainQueue()
 
     /// Parks the calling task until ``release()``.
     ///
@@ -97,6 +114,31 @@ import Dispatch
             job.runSynchronously(on: asUnownedSerialExecutor())
         }
     }
+}
+
+/// Whether the main actor's executor is the one the runtime starts with, which drains the main
+/// dispatch queue: no runtime hook replaces it and no `ExecutorFactory` made another.
+private func mainExecutorIsMainQueue() -> Bool {
+    // NB: the hooks are how a program replaced the main executor before Swift 6.2 (and how
+    // some still do); each is a global pointer that is null unless set.
+    #if canImport(Darwin)
+        let everyImage = UnsafeMutableRawPointer(bitPattern: -2)  // NB: RTLD_DEFAULT
+    #else
+        let everyImage: UnsafeMutableRawPointer? = nil  // NB: RTLD_DEFAULT
+    #endif
+    for hook in ["swift_task_enqueueMainExecutor_hook", "swift_task_getMainExecutor_hook"] {
+        if let address = dlsym(everyImage, hook), address.load(as: UnsafeRawPointer?.self) != nil {
+            return false
+        }
+    }
+    #if compiler(>=6.3)
+        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+            // NB: the default main executor's type is internal to the runtime, so it is told by
+            // its name; an executor of any other type may not drain the main queue.
+            return String(describing: type(of: MainActor.executor)) == "DispatchMainExecutor"
+        }
+    #endif
+    return true
 }
 
 /// The main actor, looked up once: `MainActor.shared` is a call that retains it, which showed
