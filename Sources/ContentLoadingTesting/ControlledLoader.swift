@@ -79,18 +79,45 @@ public final class ControlledLoader<Input: Sendable, Output: Sendable>: Sendable
 
     /// Waits until call `index` has been made and returns it.
     ///
-    /// - Throws: `CancellationError` when the waiting task is cancelled first (for example by
-    ///   a test's time limit), so a load that never starts fails the test instead of hanging.
-    public func call(_ index: Int) async throws -> Call {
+    /// - Parameters:
+    ///   - index: The call's position, from 0.
+    ///   - timeout: How long to wait. Defaults to ``WaitTimeout/defaultTimeout``.
+    /// - Throws: ``WaitTimeout`` (naming the call and listing the calls made) when `timeout`
+    ///   passes first, so a load that never starts fails the test instead of hanging it;
+    ///   `CancellationError` when the waiting task is cancelled first.
+    public func call(_ index: Int, timeout: Duration = WaitTimeout.defaultTimeout) async throws -> Call {
+        if let made = madeCall(index) { return made }
+        return try await withTimeout(timeout, awaiting: { [self] in "call \(index) of \(Self.self); \(callsMade)" }) {
+            [self] in
+            try await waitForCall(index)
+        }
+    }
+
+    /// Call `index`, if it has been made and is waiting or finished.
+    private func madeCall(_ index: Int) -> Call? {
+        storage.withLock { storage in
+            // NB: a call already recorded whose continuation is not stored yet is waited for.
+            storage.pending[index] != nil || storage.finished.contains(index) ? storage.calls[index] : nil
+        }
+    }
+
+    /// Waits, without a time limit, until call `index` has been made.
+    private func waitForCall(_ index: Int) async throws -> Call {
         let signal = SettleSignal<Void>()
         let registered = storage.withLock { storage in
-            // NB: a call already recorded whose continuation is not stored yet is waited for.
             let seen = storage.pending[index] != nil || storage.finished.contains(index)
             if !seen { storage.callWaiters.append((index, signal)) }
             return !seen
         }
         if registered, await signal.wait() == nil { throw CancellationError() }
         return storage.withLock { $0.calls[index] }
+    }
+
+    /// The calls made so far, as a timeout describes them: `2 calls made: 0 "a", 1 "b"`.
+    private var callsMade: String {
+        let calls = self.calls
+        let listed = calls.map { "\($0.index) \(String(reflecting: $0.input))" }.joined(separator: ", ")
+        return calls.isEmpty ? "no call made" : "\(calls.count) call\(calls.count == 1 ? "" : "s") made: \(listed)"
     }
 
     /// Completes a waiting call with `result`. Returns `false` when it was not waiting.

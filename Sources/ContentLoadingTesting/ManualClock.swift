@@ -57,15 +57,44 @@ public final class ManualClock: Clock, Sendable {
     /// How many sleeps wait for the clock now.
     public var sleeperCount: Int { storage.withLock { $0.sleepers.count } }
 
-    /// Returns once at least `count` sleeps wait for the clock (so that a test advances it
-    /// after the code under test has started waiting), or when the calling task is cancelled.
+    /// Returns once at least `count` sleeps wait for the clock, so that a test advances it after
+    /// the code under test has started waiting.
     ///
     /// ```swift
     /// let load = Task { try await retry.run { try await api.contacts() } }
-    /// await clock.sleepers(1)          // the first attempt failed; its backoff waits
+    /// try await clock.waitForSleepers(1)   // the first attempt failed; its backoff waits
     /// clock.advance(by: .seconds(1))
     /// ```
+    ///
+    /// - Parameters:
+    ///   - count: How many sleeps to wait for. Defaults to 1.
+    ///   - timeout: How long to wait. Defaults to ``WaitTimeout/defaultTimeout``.
+    /// - Throws: ``WaitTimeout`` (naming the count, the sleeps waiting and the clock's time) when
+    ///   `timeout` passes first, for example when nothing under test sleeps;
+    ///   `CancellationError` when the waiting task is cancelled first.
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = WaitTimeout.defaultTimeout) async throws {
+        guard sleeperCount < count else { return }
+        try await withTimeout(
+            timeout,
+            awaiting: { [self] in
+                "\(count) sleep\(count == 1 ? "" : "s") on the ManualClock; \(sleeperCount) waiting at \(now.offset)"
+            }
+        ) { [self] in
+            await untilSleeping(count)
+            try Task.checkCancellation()
+        }
+    }
+
+    /// Returns once at least `count` sleeps wait for the clock, or when the calling task is
+    /// cancelled. It has no time limit: use ``waitForSleepers(_:timeout:)``.
+    @available(*, deprecated, renamed: "waitForSleepers(_:timeout:)", message: "it waits with no time limit")
     public func sleepers(_ count: Int = 1) async {
+        await untilSleeping(count)
+    }
+
+    /// Returns once at least `count` sleeps wait for the clock, or when the calling task is
+    /// cancelled.
+    private func untilSleeping(_ count: Int) async {
         let key = storage.withLock { storage in
             defer { storage.nextKey += 1 }
             return storage.nextKey

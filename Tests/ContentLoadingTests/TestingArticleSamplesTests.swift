@@ -4,7 +4,7 @@ import ContentLoadingTesting
 import Foundation
 import Testing
 
-/// The samples of the "Testing your loaders" article and of ``ManualClock/sleepers(_:)``, as
+/// The samples of the "Testing your loaders" article and of ``ManualClock/waitForSleepers(_:timeout:)``, as
 /// they are written there, compiled and run: a sample that hangs or fails is a test failure.
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
@@ -17,7 +17,7 @@ struct TestingArticleSamplesTests {
         let a = try await loader.call(0)  // "a" is loading
         let b = model.refresh("b")  // latest wins: "a" is cancelled
         loader.complete(try await loader.call(1), returning: [2])
-        #expect(await b.settled() == .success([2]))
+        #expect(try await b.settled(timeout: .seconds(5)) == .success([2]))
         loader.complete(a, returning: [1])  // too late: never shown
         #expect(model.state == .success([2]))
     }
@@ -32,20 +32,20 @@ struct TestingArticleSamplesTests {
             retry: RetryPolicy(attempts: 3, initialDelay: .seconds(1), jitter: .none, clock: clock), load: loader.load)
         let refresh = model.refresh()
         loader.complete(try await loader.call(0), throwing: ServiceUnavailable())
-        await clock.sleepers(1)  // the first backoff waits
+        try await clock.waitForSleepers(1)  // the first backoff waits
         #expect(model.state == .loading(previous: nil))
         clock.advance(by: .seconds(1))  // the second attempt starts
         loader.complete(try await loader.call(1), returning: [1])
-        #expect(await refresh.settled() == .success([1]))
+        #expect(try await refresh.settled(timeout: .seconds(5)) == .success([1]))
     }
 
-    /// `ManualClock.sleepers(_:)`'s example, in a main-actor test.
+    /// `ManualClock.waitForSleepers(_:timeout:)`'s example, in a main-actor test.
     @Test func sleepersInAMainActorTest() async throws {
         let clock = ManualClock()
         let api = ContactsAPI()
         let retry = RetryPolicy(attempts: 2, initialDelay: .seconds(1), jitter: .none, clock: clock)
         let load = Task { try await retry.run { try await api.contacts() } }
-        await clock.sleepers(1)  // the first attempt failed; its backoff waits
+        try await clock.waitForSleepers(1)  // the first attempt failed; its backoff waits
         clock.advance(by: .seconds(1))
         #expect(try await load.value == ["second attempt"])
     }

@@ -39,7 +39,7 @@ struct RetryDeadlineTests {
                 throw Busy()
             }
         }
-        await clock.sleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
         await #expect(throws: RetriesExhausted.self) { try await run.value }
         #expect(attempts.withLock { $0 } == 2)

@@ -71,7 +71,7 @@ struct RetryTests {
             .onRetry { attempt in waits.withLock { $0.append(attempt.delay) } }
         let url = server.url("flaky/busy/1/429/items.json?retry_after=7")
         let fetch = Task { try await policy.run { try await APIClient().fetch([Item].self, from: url) } }
-        await clock.sleepers(1)
+        try await clock.waitForSleepers(1)
         #expect(waits.withLock { $0 } == [.seconds(7)])
         clock.advance(by: .seconds(6))
         #expect(clock.sleeperCount == 1, "still waiting after 6 of 7 seconds")

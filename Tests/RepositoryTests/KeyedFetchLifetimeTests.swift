@@ -54,7 +54,7 @@ struct KeyedFetchLifetimeTests {
             throw Busy()
         }
         let read = Task { for await _ in repository.events(for: "k") {} }
-        await clock.sleepers(1)  // the first attempt failed; the retry waits
+        try await clock.waitForSleepers(1)  // the first attempt failed; the retry waits
         read.cancel()
         await read.value
         // NB: not `fetchSettled`: a wait for the fetch keeps it alive, and the reader's own task

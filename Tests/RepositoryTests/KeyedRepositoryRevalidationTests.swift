@@ -122,7 +122,7 @@ struct KeyedRepositoryRevalidationTests {
         remote.failNext(2)
         let reader = record(repository.events(for: "a"))
         for _ in 1...2 {
-            await retryClock.sleepers(1)
+            try await retryClock.waitForSleepers(1)
             retryClock.advance(by: .seconds(60))
         }
         #expect(try await reader.values(count: 1).map(\.summary) == ["remote:v1"])

@@ -47,4 +47,7 @@ public struct RefreshHandle<Output: Sendable>: Sendable {
 
     /// Whether the refresh has settled.
     public var isSettled: Bool { outlets.hasSettled(ticket) }
+
+    /// The model's state as last published, for a test's timeout message.
+    package var publishedState: ContentLoadingState<Output> { outlets.current }
 }

@@ -63,12 +63,12 @@ struct RetryPolicyTests {
         let policy = RetryPolicy(attempts: 3, initialDelay: .seconds(1), jitter: .none, clock: clock)
             .onRetry { retry in seen.withLock { $0.append(retry.attempt) } }
         let run = Task { try await policy.run { try attempts.run() } }
-        await clock.sleepers(1)
+        try await clock.waitForSleepers(1)
         #expect(attempts.count == 1)
         clock.advance(by: .milliseconds(999))
         #expect(clock.sleeperCount == 1, "the first backoff is a second")
         clock.advance(by: .milliseconds(1))
-        await clock.sleepers(1)
+        try await clock.waitForSleepers(1)
         #expect(attempts.count == 2)
         clock.advance(by: .seconds(2))
         #expect(try await run.value == "value after 3")
@@ -98,7 +98,7 @@ struct RetryPolicyTests {
         let policy = RetryPolicy(attempts: 3, initialDelay: .seconds(1), jitter: .none, clock: clock)
         let run = Task { try await policy.run { try attempts.run() } }
         for _ in 1...2 {
-            await clock.sleepers(1)
+            try await clock.waitForSleepers(1)
             clock.advance(by: .seconds(60))
         }
         let error = try #require(await #expect(throws: RetriesExhausted.self) { try await run.value })
@@ -113,7 +113,7 @@ struct RetryPolicyTests {
         let attempts = CountedAttempts(failing: [TransientFailure()])
         let policy = RetryPolicy(attempts: 3, clock: clock)
         let run = Task { try await policy.run { try attempts.run() } }
-        await clock.sleepers(1)
+        try await clock.waitForSleepers(1)
         run.cancel()
         await #expect(throws: CancellationError.self) { try await run.value }
         clock.advance(by: .seconds(3_600))

@@ -25,7 +25,7 @@ struct RetryingViewModelTests {
         let recorder = StateRecorder(model)
         let handle = model.refresh(2)
         loader.complete(try await loader.call(1), throwing: TransientFailure())
-        await clock.sleepers(1)
+        try await clock.waitForSleepers(1)
         #expect(model.state == .loading(previous: [1]), "the first failure is not shown")
         clock.advance(by: .seconds(1))
         loader.complete(try await loader.call(2), returning: [1, 2])
@@ -42,7 +42,7 @@ struct RetryingViewModelTests {
         for attempt in 0..<3 {
             loader.complete(try await loader.call(attempt), throwing: TransientFailure())
             if attempt < 2 {
-                await clock.sleepers(1)
+                try await clock.waitForSleepers(1)
                 clock.advance(by: .seconds(60))
             }
         }
@@ -65,7 +65,7 @@ struct RetryingViewModelTests {
         var model: ContentLoadingViewModel<Int, [Int]>? = model()
         model!.refresh(1)
         loader.complete(try await loader.call(0), throwing: TransientFailure())
-        await clock.sleepers(1)
+        try await clock.waitForSleepers(1)
         try await expectRelease(of: &model)
         #expect(clock.sleeperCount == 0, "the wait ended with the model")
         clock.advance(by: .seconds(3_600))
@@ -86,7 +86,7 @@ struct RetryingViewModelTests {
             let cancelDuringWait = Bool.random(using: &random)
             for attempt in 0..<failuresBeforeCancel {
                 loader.complete(try await loader.call(attempt), throwing: TransientFailure())
-                await clock.sleepers(1)
+                try await clock.waitForSleepers(1)
                 if attempt < failuresBeforeCancel - 1 || !cancelDuringWait { clock.advance(by: .seconds(60)) }
             }
             if !cancelDuringWait || failuresBeforeCancel == 0 { _ = try await loader.call(failuresBeforeCancel) }

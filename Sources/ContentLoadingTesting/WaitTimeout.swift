@@ -1,0 +1,54 @@
+/// A wait of the testing tools that ran out of time: what it waited for never happened.
+///
+/// ``ControlledLoader/call(_:timeout:)``, ``ManualClock/waitForSleepers(_:timeout:)`` and
+/// `RefreshHandle.settled(timeout:)` throw it, so a load that never starts, a sleep that never
+/// begins or a refresh that never settles fails the test with a message instead of hanging the
+/// suite. Its description names what was awaited and what there was when the wait gave up.
+///
+/// ```swift
+/// let call = try await loader.call(1)
+/// // WaitTimeout: waited 20.0 seconds for call 1 of ControlledLoader<String, [Int]>; 1 call made: 0 "a"
+/// ```
+public struct WaitTimeout: Error, CustomStringConvertible {
+    /// How long a wait lasts by default: 20 seconds, as the recorders' waits.
+    public static var defaultTimeout: Duration { .seconds(20) }
+
+    /// What the wait was for, and what there was when it gave up.
+    public let awaited: String
+    /// How long it waited.
+    public let timeout: Duration
+
+    /// Creates the error of a wait for `awaited` that gave up after `timeout`.
+    public init(awaited: String, timeout: Duration) {
+        self.awaited = awaited
+        self.timeout = timeout
+    }
+
+    /// "waited 20.0 seconds for …".
+    public var description: String { "waited \(timeout) for \(awaited)" }
+}
+
+/// Runs `wait` until it returns, or until `timeout` passes, which cancels it and throws a
+/// ``WaitTimeout`` naming what was awaited (`awaited`, read when the time is up).
+///
+/// `wait` must end soon after its task is cancelled (returning or throwing); every wait the
+/// testing tools time this way does.
+func withTimeout<Value: Sendable>(
+    _ timeout: Duration, awaiting awaited: @escaping @Sendable () -> String,
+    _ wait: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    try await withThrowingTaskGroup(of: Value?.self) { group in
+        group.addTask { try await wait() }
+        group.addTask {
+            // NB: a cancelled sleep (the wait ended first) ends this task with nothing.
+            guard (try? await Task.sleep(for: timeout)) != nil else { return nil }
+            throw WaitTimeout(awaited: awaited(), timeout: timeout)
+        }
+        defer { group.cancelAll() }
+        // NB: the first task to finish decides; a timer cancelled by the wait's end gives nil.
+        while let result = try await group.next() {
+            if let value = result { return value }
+        }
+        throw CancellationError()
+    }
+}
