@@ -42,16 +42,18 @@ extension LoaderOutlets {
         @usableFromInline let state: ContentLoadingState<Output>
         @usableFromInline let first: Waiter?
         @usableFromInline let others: [Waiter]
+        @usableFromInline let completed: [CompletionWaiter]
         @usableFromInline let previousTask: Task<Void, Never>?
         @usableFromInline let cancelsPreviousTask: Bool
 
         @inlinable init(
-            state: ContentLoadingState<Output>, first: Waiter?, others: [Waiter], previousTask: Task<Void, Never>?,
-            cancelsPreviousTask: Bool
+            state: ContentLoadingState<Output>, first: Waiter?, others: [Waiter], completed: [CompletionWaiter],
+            previousTask: Task<Void, Never>?, cancelsPreviousTask: Bool
         ) {
             self.state = state
             self.first = first
             self.others = others
+            self.completed = completed
             self.previousTask = previousTask
             self.cancelsPreviousTask = cancelsPreviousTask
         }
@@ -74,6 +76,7 @@ extension LoaderOutlets {
         @inlinable func finish() {
             if let first, !first.isOnMainActor { first.resume(returning: state) }
             for waiter in others where !waiter.isOnMainActor { waiter.resume(returning: state) }
+            for waiter in completed { waiter.continuation.resume(returning: state) }
         }
     }
 }

@@ -10,6 +10,9 @@ import ContentLoadingSupport
         @usableFromInline var nextWaiterKey: UInt64 = 0
         @usableFromInline var current: ContentLoadingState<Output> = .unloaded
         @usableFromInline var lastSettled: LoadID?
+        @usableFromInline var lastCompleted: LoadID?
+        /// Refreshes awaited until complete (see `RefreshHandle.completed()`), in no order.
+        @usableFromInline var completionWaiters: [CompletionWaiter] = []
         @usableFromInline var isShutDown = false
     }
 
@@ -37,18 +40,26 @@ import ContentLoadingSupport
         shared.withLock { $0.isShutDown || $0.lastSettled.map { ticket <= $0 } == true }
     }
 
+    /// Whether load `ticket` has completed.
+    func hasCompleted(_ ticket: LoadID) -> Bool {
+        shared.withLock { $0.isShutDown || $0.lastCompleted.map { ticket <= $0 } == true }
+    }
+
     /// Records what the model publishes, in one lock: `state`, the newest settled load
-    /// `lastSettled` and a change of the load task; takes out every waiting refresh that a
-    /// load up to `lastSettled` serves, handing it `state`.
+    /// `lastSettled`, the newest completed load `lastCompleted` and a change of the load task;
+    /// takes out every waiting refresh that a load up to `lastSettled` serves, handing it
+    /// `state`, and every refresh awaited until complete that a load up to `lastCompleted`
+    /// serves.
     ///
     /// The model releases the main-actor waiters at once and resumes the others once it has
     /// published (see `Settlement`).
     @inlinable func commit(
-        _ state: ContentLoadingState<Output>, lastSettled: LoadID?, task change: TaskChange
+        _ state: ContentLoadingState<Output>, lastSettled: LoadID?, lastCompleted: LoadID?, task change: TaskChange
     ) -> Settlement {
         shared.withLock { shared in
             shared.current = state
             shared.lastSettled = lastSettled
+            let completed = shared.takeCompletionWaiters(completedBy: lastCompleted)
             let previous: Task<Void, Never>?
             switch change {
             case .keep: previous = nil
@@ -59,25 +70,27 @@ import ContentLoadingSupport
             }
             let (first, others) = lastSettled.map { shared.takeWaiters(settledBy: $0, handing: state) } ?? (nil, [])
             return Settlement(
-                state: state, first: first, others: others, previousTask: previous,
+                state: state, first: first, others: others, completed: completed, previousTask: previous,
                 cancelsPreviousTask: change.cancelsPrevious)
         }
     }
 
     /// Cancels the running task, finishes every stream and settles every waiting refresh.
     package func shutDown() {
-        let (task, waiters, state) = shared.withLock { shared in
+        let (task, waiters, completionWaiters, state) = shared.withLock { shared in
             shared.isShutDown = true
             defer {
                 shared.task = nil
                 shared.waiters = []
+                shared.completionWaiters = []
             }
             let state = shared.current
             let waiting = shared.waiters
-            return (shared.task, waiting.map { $0.handingOver(state) }, state)
+            return (shared.task, waiting.map { $0.handingOver(state) }, shared.completionWaiters, state)
         }
         task?.cancel()
         for waiter in waiters { waiter.resume(returning: state) }
+        for waiter in completionWaiters { waiter.continuation.resume(returning: state) }
         states.finish()
         contents.finish()
         errors.finish()

@@ -63,6 +63,20 @@ extension ContentLoadingStateMachine {
         return true
     }
 
+    /// Load `id`, which keeps running (an observation), has done what its refresh asked for:
+    /// a cached loader's revalidation ended and what it fetched is stored and shown. The
+    /// refreshes it serves are complete; later values from `id` still arrive.
+    ///
+    /// - Returns: `false`, changing nothing, when `id` is not the running load or has not
+    ///   settled yet (a load is complete only once something is shown).
+    @discardableResult
+    @inlinable public mutating func caughtUp(from id: LoadID) -> Bool {
+        guard id == activeLoad, lastSettled.map({ id <= $0 }) == true, lastCompleted.map({ $0 < id }) ?? true
+        else { return false }
+        storedLastCompleted = id
+        return true
+    }
+
     /// Load `id` finished. If it never produced a value the state becomes `empty`: the
     /// producer's answer was "nothing", and the loader must not stay stuck in `loading`
     /// (nor, for a load that defers `loading`, in `unloaded`).
@@ -93,7 +107,10 @@ extension ContentLoadingStateMachine {
         storedActiveLoad = nil
         queued = nil
         if state.isLoading { setState(settledBeforeLoad, contentChanged: false) }
-        if lastIssued > 0 { storedLastSettled = LoadID(lastIssued) }
+        if lastIssued > 0 {
+            storedLastSettled = LoadID(lastIssued)
+            storedLastCompleted = LoadID(lastIssued)
+        }
         return running
     }
 
@@ -142,6 +159,7 @@ extension ContentLoadingStateMachine {
     @inlinable mutating func end(_ id: LoadID) -> CompletionAction {
         storedActiveLoad = nil
         markSettled(id)
+        markCompleted(id)
         guard let next = queued else { return .settled(next: nil) }
         queued = nil
         return .settled(next: begin(next.input, as: next.id, defersLoading: next.defersLoading))
@@ -149,6 +167,10 @@ extension ContentLoadingStateMachine {
 
     @inlinable mutating func markSettled(_ id: LoadID) {
         if lastSettled.map({ $0 < id }) ?? true { storedLastSettled = id }
+    }
+
+    @inlinable mutating func markCompleted(_ id: LoadID) {
+        if lastCompleted.map({ $0 < id }) ?? true { storedLastCompleted = id }
     }
 
     @inlinable mutating func setState(_ newState: ContentLoadingState<Output>, contentChanged: Bool) {

@@ -20,6 +20,7 @@
 /// | `success` / `empty`, load *n* running | *n* finishes | unchanged | start the queued input, if any |
 /// | `loading`, load *n* running | *n* is cancelled from inside | the last settled state | start the queued input, if any |
 /// | any, load *n* running | error event `e` from *n* (``report(_:from:)``) | `error(e, previous: content)` | none; *n* keeps running |
+/// | any, load *n* running and settled | ``caughtUp(from:)`` from *n* | unchanged; *n* is complete | none; *n* keeps running |
 /// | `loading`, load *n* running | ``cancel()`` | the last settled state (or `unloaded`) | cancel *n*, drop the queue |
 /// | any but `unloaded` | ``replaceContent(_:isEmpty:)`` | the same case with the new content | none |
 /// | any | value, error or finish from a load that is not running | unchanged | none (discarded) |
@@ -54,12 +55,17 @@ public struct ContentLoadingStateMachine<Input: Sendable, Output: Sendable>: Sen
     /// The newest load that has settled (delivered a first value, failed, finished or was
     /// cancelled). A refresh whose ticket is at most this has settled.
     @inlinable public var lastSettled: LoadID? { storedLastSettled }
+    /// The newest load that has completed: ended (finished, failed or cancelled), or reported
+    /// that it caught up (``caughtUp(from:)``) after settling. A refresh whose ticket is at
+    /// most this is complete.
+    @inlinable public var lastCompleted: LoadID? { storedLastCompleted }
 
     @usableFromInline var storedState: ContentLoadingState<Output> = .unloaded
     @usableFromInline var storedLastError: (any Error)?
     @usableFromInline var storedLastInput: Input?
     @usableFromInline var storedActiveLoad: LoadID?
     @usableFromInline var storedLastSettled: LoadID?
+    @usableFromInline var storedLastCompleted: LoadID?
     @usableFromInline var queued: LoadRequest?
     @usableFromInline var settledBeforeLoad: ContentLoadingState<Output> = .unloaded
     @usableFromInline var lastIssued: UInt64 = 0

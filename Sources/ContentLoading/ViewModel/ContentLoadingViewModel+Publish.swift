@@ -11,11 +11,14 @@ extension ContentLoadingViewModel {
     @inlinable func publish() {
         let changes = machine.takeChanges()
         let lastSettled = machine.lastSettled
-        let settles = lastSettled != publishedSettlement
+        let lastCompleted = machine.lastCompleted
+        let settles = lastSettled != publishedSettlement || lastCompleted != publishedCompletion
         guard settles || !changes.isEmpty || !taskChange.isKeep else { return }
         publishedSettlement = lastSettled
+        publishedCompletion = lastCompleted
         let newState = machine.state
-        let settlement = outlets.commit(newState, lastSettled: lastSettled, task: taskChange.take())
+        let settlement = outlets.commit(
+            newState, lastSettled: lastSettled, lastCompleted: lastCompleted, task: taskChange.take())
         settlement.start()
         if changes.contains(.state) {
             let oldState = storedState

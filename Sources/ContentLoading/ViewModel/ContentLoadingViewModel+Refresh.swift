@@ -52,12 +52,12 @@ extension ContentLoadingViewModel {
                     }
                     model.object?.complete(output, from: id)
                     return
-                case .events(let run):
-                    try await run { event in await model.object?.deliver(event, from: id) }
-                case .deferringLoading(let run):
+                case .reporting(let run):
                     try await run(
-                        { event in await model.object?.deliver(event, from: id) },
-                        { await model.object?.showLoading(for: id) })
+                        LoadReporter(
+                            deliver: { event in await model.object?.deliver(event, from: id) },
+                            askForLoading: { await model.object?.showLoading(for: id) },
+                            reportCaughtUp: { await model.object?.caughtUp(id) }))
                 }
                 model.object?.end(id, by: nil)
             } catch {
@@ -100,6 +100,11 @@ extension ContentLoadingViewModel {
     /// Load `id`, which deferred `loading`, asks for it: it found nothing to show at once.
     @inlinable func showLoading(for id: LoadID) {
         if machine.showLoading(from: id) { publish() }
+    }
+
+    /// Load `id`, which goes on running, caught up with what its refresh asked for.
+    @inlinable func caughtUp(_ id: LoadID) {
+        if machine.caughtUp(from: id) { publish() }
     }
 
     /// Load `id` ended: it finished when `error` is `nil`, else it failed or cancelled itself.

@@ -81,6 +81,8 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     /// The last settled load as last published, so that an event that changed nothing (the
     /// end of a load that settled with its value) publishes nothing.
     @exclusivity(unchecked) @usableFromInline final var publishedSettlement: LoadID?
+    /// The last completed load as last published (see `publishedSettlement`).
+    @usableFromInline final var publishedCompletion: LoadID?
     @usableFromInline final let outlets = LoaderOutlets<Output>()
     /// What the next publish does with the load task: every start and end of a load leaves
     /// its change here, and the publish that follows records it with the state, in one lock.

@@ -12,18 +12,14 @@
 public struct ContentProducer<Output: Sendable>: Sendable {
     @usableFromInline enum Body: Sendable {
         case single(SingleValueLoad<Output>)
-        case events(@Sendable (_ send: @Sendable (ContentEvent<Output>) async -> Void) async throws -> Void)
-        case deferringLoading(
-            @Sendable (
-                _ send: @Sendable (ContentEvent<Output>) async -> Void, _ showLoading: @Sendable () async -> Void
-            ) async throws -> Void)
+        case reporting(@Sendable (LoadReporter<Output>) async throws -> Void)
     }
 
     @usableFromInline let body: Body
 
     /// Creates a producer from a function that hands its values to `yield`, in order.
     public init(_ run: @escaping @Sendable (_ yield: @Sendable (Output) async -> Void) async throws -> Void) {
-        body = .events { send in try await run { await send(.value($0)) } }
+        body = .reporting { load in try await run { await load.send(.value($0)) } }
     }
 
     /// A producer of the one value `operation` returns.
@@ -50,8 +46,8 @@ public struct ContentProducer<Output: Sendable>: Sendable {
     public static func events<S: AsyncSequence & Sendable>(_ sequence: S) -> Self
     where S.Element == ContentEvent<Output> {
         Self(
-            body: .events { send in
-                for try await event in sequence { await send(event) }
+            body: .reporting { load in
+                for try await event in sequence { await load.send(event) }
             })
     }
 
@@ -73,7 +69,24 @@ public struct ContentProducer<Output: Sendable>: Sendable {
                 _ send: @Sendable (ContentEvent<Output>) async -> Void, _ showLoading: @Sendable () async -> Void
             ) async throws -> Void
     ) -> Self {
-        Self(body: .deferringLoading(run))
+        Self(body: .reporting { load in try await run(load.send, load.showLoading) })
+    }
+
+    /// A producer that reports through a ``LoadReporter``: its values and errors, that it found
+    /// nothing to show at once (``LoadReporter/showLoading()``), and that it caught up with what
+    /// the refresh asked for (``LoadReporter/caughtUp()``) while it goes on delivering later
+    /// changes, which completes the refresh (``RefreshHandle/completed(isolation:)``).
+    ///
+    /// ```swift
+    /// .reporting { load in
+    ///     for await step in repository.revalidate(key) {
+    ///         await load.send(.value(step.value))
+    ///         if !step.isRefreshing { await load.caughtUp() }   // fetched, stored and shown
+    ///     }
+    /// }
+    /// ```
+    public static func reporting(_ run: @escaping @Sendable (LoadReporter<Output>) async throws -> Void) -> Self {
+        Self(body: .reporting(run))
     }
 
     @usableFromInline init(body: Body) { self.body = body }

@@ -12,9 +12,15 @@ import Observation
 ///
 /// ```swift
 /// let model = CachedContentLoader(repository: contacts)            // returnCacheThenLoad
-/// await model.refresh(sellerID).settled()                           // .success(cached) from disk
+/// let refresh = model.refresh(sellerID)
+/// await refresh.settled()                                           // .success(cached) from disk
 /// model.isRefreshing                                                // true while the fetch runs
+/// await refresh.completed()                                         // .success(fetched), stored
 /// ```
+///
+/// `settled()` returns when something is shown (here the cached value); `completed()` when the
+/// refresh is done: its fetch ended and what it fetched is stored and shown. A pull-to-refresh
+/// spinner awaits `completed()`.
 ///
 /// A first load stays `ContentLoadingState.unloaded` while the tiers are read (the disk tier
 /// off the main actor), so a cached value is the first state shown, with no blank `loading`
@@ -75,22 +81,24 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
         currentRead += 1
         let read = currentRead
         let steps = repository.steps(for: key, policy: policy)
-        return .deferringLoading { [weak self] send, showLoading in
+        return .reporting { [weak self] load in
             var shown = false
             for await step in steps {
                 switch step {
                 case .fetchingWithoutValue:
-                    await showLoading()
+                    await load.showLoading()
+                case .caughtUp:
+                    await load.caughtUp()
                 case .event(.value(let cached)):
                     // NB: `isRefreshing` changes before the value it goes with reaches the state.
                     await self?.setRefreshing(cached.isRefreshing, for: read)
                     // NB: a value a fetch found unchanged (a 304) is the one shown: not sent again.
                     if cached.isUnchanged && shown { continue }
                     shown = true
-                    await send(.value(cached.value))
+                    await load.send(.value(cached.value))
                 case .event(.error(let error)):
                     await self?.setRefreshing(false, for: read)
-                    await send(.error(error))
+                    await load.send(.error(error))
                 case .event(.noValue):
                     await self?.setRefreshing(false, for: read)
                     return

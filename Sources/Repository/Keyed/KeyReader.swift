@@ -20,6 +20,9 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
     let subscriber: UInt64?
     /// Hands an event to the read's stream.
     let yield: @Sendable (CacheEvent<Value>) -> Void
+    /// Told each time the read has no fetch of its own on the way any more, after everything
+    /// that fetch delivered (or, for a read that starts none, once the tiers answered).
+    var reportCaughtUp: (@Sendable () -> Void)?
     var lastVersion: UInt64 = 0
     /// The last value given.
     var lastHit: Repository.Hit?
@@ -70,6 +73,7 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
             awaitsFetch = true
             announce?()
         }
+        if fetching == nil { reportCaughtUp?() }
     }
 
     /// Whether the read waits for a fetch to answer it: it said one was on the way, or it has
@@ -97,6 +101,7 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
             // NB: a fetch whose request started before the last invalidation is followed by one
             // more (every reader joins the same one).
             if let started = end.invalidationCount, started < invalidation { startFetch() }
+            if fetching == nil { reportCaughtUp?() }
         default:
             deliver(delivery)
         }

@@ -5,4 +5,6 @@ enum ReadStep<Value: Sendable>: Sendable {
     case event(CacheEvent<Value>)
     /// Nothing was shown and a fetch is on the way.
     case fetchingWithoutValue
+    /// The read has no fetch on the way: what it fetched (if anything) is stored and was given.
+    case caughtUp
 }
