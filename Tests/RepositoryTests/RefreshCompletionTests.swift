@@ -46,7 +46,9 @@ struct RefreshCompletionTests {
     }
 
     @Test func aReadThatFetchesNothingIsCompleteWhenItSettles() async throws {
-        let repository = KeyedRepository<String, String>(fetch: { _ in Issue.record("no fetch"); return "" })
+        let repository = KeyedRepository<String, String>(fetch: { _ in
+            Issue.record("no fetch"); return ""
+        })
         try await repository.save("cached", for: "a")
         let model = CachedContentLoader(repository: repository, policy: .returnCacheDontLoad)
         #expect(try await model.refresh("a").completed(timeout: .seconds(20)) == .success("cached"))
