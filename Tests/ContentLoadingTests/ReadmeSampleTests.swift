@@ -3,7 +3,7 @@ import Testing
 
 // NB: the README's opening sample, verbatim, so the first code a reader sees is known to run.
 final class GreetingModel: ContentLoadingViewModel<String, [String]> {
-    override func load(_ name: String) async throws -> [String] {
+    nonisolated override func load(_ name: String) async throws -> [String] {
         guard !name.isEmpty else { throw GreetingError.noName }
         return ["Hello, \(name)!"]
     }

@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// final class InboxModel: ListLoadingViewModel<Void, Message> {
-///     override func load(_ input: Void) async throws -> [Message] { try await api.inbox() }
+///     nonisolated override func load(_ input: Void) async throws -> [Message] { try await api.inbox() }
 /// }
 ///
 /// model.item(at: 99)             // nil when out of range, never a trap

@@ -10,7 +10,7 @@
 ///
 /// ```swift
 /// final class ProductsModel: OffsetPagingListViewModel<String, Product> {
-///     override func loadPage(_ query: String, offset: Int, limit: Int) async throws -> OffsetPage<Product> {
+///     nonisolated override func loadPage(_ query: String, offset: Int, limit: Int) async throws -> OffsetPage<Product> {
 ///         let response = try await api.products(query, offset: offset, limit: limit)
 ///         return OffsetPage(items: response.items, totalCount: response.total)
 ///     }

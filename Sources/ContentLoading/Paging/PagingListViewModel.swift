@@ -17,7 +17,7 @@ import Observation
 ///
 /// ```swift
 /// final class FeedModel: PagingListViewModel<String, Post, String> {
-///     override func loadPage(_ topic: String, cursor: String?) async throws -> Page<Post, String> {
+///     nonisolated override func loadPage(_ topic: String, cursor: String?) async throws -> Page<Post, String> {
 ///         let response = try await api.posts(topic: topic, after: cursor)
 ///         return Page(items: response.posts, nextCursor: response.next)
 ///     }

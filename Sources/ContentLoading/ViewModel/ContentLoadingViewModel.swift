@@ -14,7 +14,7 @@ import Observation
 ///         self.api = api
 ///         super.init(lifetimeTrigger: .everyAppearance)
 ///     }
-///     override func load(_ input: Void) async throws -> [Contact] {
+///     nonisolated override func load(_ input: Void) async throws -> [Contact] {
 ///         try await api.contacts()            // runs off the main actor
 ///     }
 /// }
@@ -165,7 +165,14 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
         outlets.shutDown()
     }
 
-    /// Loads the content for `input`. Override it in a subclass; it runs off the main actor.
+    /// Loads the content for `input`. Override it in a subclass as
+    /// `nonisolated override func load(_:)`; it then runs off the main actor.
+    ///
+    /// Write the `nonisolated`: the model is `@MainActor`, and an override without it takes the
+    /// class's main-actor isolation, so its synchronous work (decoding, sorting) runs on the main
+    /// actor and stalls the UI. With it, the compiler checks that the load touches no main-actor
+    /// state. ``init(refreshPolicy:lifetimeTrigger:initialInput:clock:retry:load:)`` takes a
+    /// closure instead, which is nonisolated without anything to remember.
     ///
     /// A `CancellationError` thrown here is not a failure: the state returns to what it was.
     ///

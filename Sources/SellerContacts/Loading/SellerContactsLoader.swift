@@ -24,7 +24,7 @@ public final class SellerContactsLoader: ContentLoadingViewModel<Void, [SellerCo
     }
 
     /// Fetches the contacts and sorts them by `order` (stable for equal orders).
-    public override func load(_ input: Void) async throws -> [SellerContacts] {
+    nonisolated public override func load(_ input: Void) async throws -> [SellerContacts] {
         try await apiManager.sellerContacts().sortedByOrder()
     }
 }
