@@ -37,7 +37,9 @@ public final class CatalogPager: OffsetPagingListViewModel<URL, CatalogItem> {
     }
 
     /// The slice `offset..<offset + limit` of the catalog at `url`.
-    nonisolated public override func loadPage(_ url: URL, offset: Int, limit: Int) async throws -> OffsetPage<CatalogItem> {
+    nonisolated public override func loadPage(_ url: URL, offset: Int, limit: Int) async throws -> OffsetPage<
+        CatalogItem
+    > {
         let page = offset / limit + 1
         let fails = pageToFailOnce.withLock { failing in
             defer { if failing == page { failing = nil } }
