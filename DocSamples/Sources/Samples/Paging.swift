@@ -1,0 +1,66 @@
+// The samples of "Paging" (Sources/ContentLoading/ContentLoading.docc/Paging.md).
+import ContentLoading
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#endif
+
+public enum Paging {
+    public struct Post: Sendable, Identifiable, Equatable {
+        public let id: Int
+        public init(id: Int) { self.id = id }
+    }
+
+    public struct PostsResponse: Sendable {
+        public let posts: [Post]
+        public let next: String?
+    }
+
+    public struct FeedAPI: Sendable {
+        public let posts: @Sendable (_ topic: String, _ after: String?) async throws -> PostsResponse
+        public func posts(topic: String, after cursor: String?) async throws -> PostsResponse {
+            try await posts(topic, cursor)
+        }
+    }
+
+    struct PostRow: View {
+        init(_ post: Post) {}
+        var body: some View { Text("post") }
+    }
+
+    // sample: Sources/ContentLoading/ContentLoading.docc/Paging.md#1
+    final class FeedModel: PagingListViewModel<String, Post, String> {
+        let api: FeedAPI
+        init(api: FeedAPI) {
+            self.api = api
+            super.init(prefetchDistance: 5, deduplicatingBy: { $0.id })
+        }
+        nonisolated override func loadPage(_ topic: String, cursor: String?) async throws -> Page<Post, String> {
+            let response = try await api.posts(topic: topic, after: cursor)
+            return Page(items: response.posts, nextCursor: response.next)
+        }
+    }
+    // end sample
+
+    // sample: Sources/ContentLoading/ContentLoading.docc/Paging.md#2
+    struct FeedView: View {
+        @State var model: FeedModel
+
+        var body: some View {
+            List {
+                ForEach(model.items) { post in
+                    PostRow(post)
+                        .onAppear { model.loadMoreIfNeeded(currentItem: post) }
+                }
+                switch model.nextPageState {
+                case .loading: ProgressView()
+                case .failed(let error): Button("Retry: \(error.localizedDescription)") { model.retryNextPage() }
+                case .idle, .endReached: EmptyView()
+                }
+            }
+            .refreshable { await model.refresh("swift").completed() }
+            .task { model.refresh("swift") }
+        }
+    }
+    // end sample
+}
