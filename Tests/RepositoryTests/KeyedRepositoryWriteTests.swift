@@ -10,7 +10,7 @@ import Testing
 struct KeyedRepositoryWriteTests {
     @Test func anEncodableKeyIsStoredUnderItsSortedJSON() {
         #expect(SearchKey(query: "tea", page: 2).persistentKey == #"{"page":2,"query":"tea"}"#)
-        #expect("a/b".persistentKey == #""a/b""#)
+        #expect("a/b".persistentKey == "a/b", "a string is stored as it is, not JSON-quoted")
         #expect(42.persistentKey == "42")
     }
 

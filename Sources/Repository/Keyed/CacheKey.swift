@@ -4,12 +4,16 @@ import Foundation
 /// for the disk tier.
 ///
 /// An `Encodable` key gets its text form for free: its JSON with sorted keys, which is the
-/// same in every run and on every platform. `String`, `Int` and `UUID` conform here.
+/// same in every run and on every platform. `String` (its text, unquoted), `Int` and `UUID`
+/// (its `uuidString`) conform here.
 ///
 /// ```swift
-/// struct SellerID: CacheKey, Codable { let rawValue: Int }     // "{"rawValue":42}"
+/// struct SellerID: CacheKey, Codable { let rawValue: Int }     // {"rawValue":42}
 /// struct SearchKey: CacheKey, Codable { let query: String; let page: Int }
 /// ```
+///
+/// The disk tier stores a value under its repository's namespace (the value type's name) and
+/// this text: `Swift.Array<App.Contact>|seller-7`.
 ///
 /// - Important: Two keys that are equal must have the same ``persistentKey``, and two that
 ///   differ must not; a key whose text form changes between versions of an app reads as a miss.
@@ -28,6 +32,26 @@ extension CacheKey where Self: Encodable {
     }
 }
 
-extension String: CacheKey {}
+extension CacheKey {
+    /// The text form keys had before namespaces: the key's JSON when it is `Encodable` (a
+    /// `String` quoted), else its ``persistentKey``. Entries stored under it are moved on read.
+    var legacyPersistentKey: String {
+        guard let encodable = self as? any Encodable else { return persistentKey }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(encodable) else { return String(describing: self) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension String: CacheKey {
+    /// The string itself.
+    public var persistentKey: String { self }
+}
+
 extension Int: CacheKey {}
-extension UUID: CacheKey {}
+
+extension UUID: CacheKey {
+    /// The UUID's `uuidString`.
+    public var persistentKey: String { uuidString }
+}

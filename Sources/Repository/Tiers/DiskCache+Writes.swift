@@ -109,7 +109,7 @@ extension DiskCache {
     /// Advances the file's write-version counter, inside a write's transaction: the version of
     /// that write. A counter row that is missing or does not validate starts again above every
     /// valid version stored.
-    private func advanceVersion() throws -> UInt64 {
+    func advanceVersion() throws -> UInt64 {
         try database.execute(
             "UPDATE content_loading_cache_counter SET last_version = last_version + 1 WHERE id = 1",
             operation: "write the cache in")
@@ -144,7 +144,7 @@ extension DiskCache {
     }
 
     /// How many rows the last statement changed.
-    private func changedRows() throws -> Int {
+    func changedRows() throws -> Int {
         let changes = try database.prepare("SELECT changes()", operation: "write the cache in")
         return try changes.step() ? changes.int(at: 0) : 0
     }

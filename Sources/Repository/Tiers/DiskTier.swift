@@ -2,18 +2,32 @@ import ContentLoading
 import Foundation
 
 /// The disk tier of a ``KeyedRepository``: its values as JSON in a ``DiskCache``, under the
-/// key's ``CacheKey/persistentKey``. Every failure is a ``CacheError`` naming the file and the
-/// key.
+/// repository's namespace and the key's ``CacheKey/persistentKey`` (`[Contact]|seller-7`), so
+/// repositories of different value types can share one file. Every failure is a
+/// ``CacheError`` naming the file and the key.
+///
+/// An entry written before namespaces (under the key's JSON alone) is moved under the
+/// namespace when it is first read and decodes as `Value`.
 struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
     let cache: DiskCache
+    /// What every key of this tier starts with: the value type's name and a `|`, which no type
+    /// name contains.
+    let namespace = "\(String(reflecting: Value.self))|"
+
+    /// The key under which `key`'s value is stored.
+    private func storageKey(_ key: Key) -> String { namespace + key.persistentKey }
 
     func entry(for key: Key, now: Date) async throws -> PersistedEntry<Value>? {
         let stored: DiskCache.Entry?
         do {
-            stored = try await cache.entry(for: key.persistentKey, now: now)
+            if let current = try await cache.entry(for: storageKey(key), now: now) {
+                stored = current
+            } else {
+                stored = try await legacyEntry(for: key, now: now)
+            }
         } catch let corrupt as DiskCache.CorruptEntry {
             // NB: a row that does not validate is a miss from now on; other keys are untouched.
-            _ = try? await cache.remove(key.persistentKey)
+            _ = try? await cache.remove(storageKey(key))
             throw failure("read", key, corrupt)
         } catch {
             throw failure("read", key, error)
@@ -25,14 +39,14 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
                 value: value, writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators)
         } catch {
             // NB: a row that does not decode is a miss from now on; other keys are untouched.
-            _ = try? await cache.remove(key.persistentKey)
+            _ = try? await cache.remove(storageKey(key))
             throw failure("decode", key, error)
         }
     }
 
     func validators(for key: Key) async throws -> (validators: Validators, writtenAt: Date)? {
         do {
-            return try await cache.validators(for: key.persistentKey)
+            return try await cache.validators(for: storageKey(key))
         } catch {
             throw failure("read", key, error)
         }
@@ -41,7 +55,7 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
     func write(_ value: Value, for key: Key, writtenAt: Date, validators: Validators) async throws -> UInt64? {
         do {
             let data = try JSONEncoder().encode(value)
-            return try await cache.write(data, for: key.persistentKey, writtenAt: writtenAt, validators: validators)
+            return try await cache.write(data, for: storageKey(key), writtenAt: writtenAt, validators: validators)
         } catch {
             throw failure("write", key, error)
         }
@@ -53,7 +67,7 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         let confirmed: UInt64?
         do {
             confirmed = try await cache.confirm(
-                key.persistentKey, expected: expected, writtenAt: writtenAt, validators: validators)
+                storageKey(key), expected: expected, writtenAt: writtenAt, validators: validators)
         } catch {
             throw failure("write", key, error)
         }
@@ -63,7 +77,7 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
 
     func remove(_ key: Key) async throws -> UInt64? {
         do {
-            return try await cache.remove(key.persistentKey)
+            return try await cache.remove(storageKey(key))
         } catch {
             throw failure("remove", key, error)
         }
@@ -71,13 +85,25 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
 
     func removeAll() async throws -> UInt64? {
         do {
-            return try await cache.removeAll()
+            return try await cache.removeAll(prefixedBy: namespace)
         } catch {
             throw CacheError(operation: "remove", path: cache.path, key: "every entry", reason: reason(error))
         }
     }
 
     var latestVersion: UInt64 { cache.latestVersion }
+
+    /// The entry `key` had before namespaces, stored under its JSON: moved under the namespace
+    /// and returned when it decodes as `Value`; `nil` when there is none, or it is another
+    /// repository's (it does not decode), which is left alone.
+    private func legacyEntry(for key: Key, now: Date) async throws -> DiskCache.Entry? {
+        let legacy = key.legacyPersistentKey
+        guard let entry = try? await cache.entry(for: legacy, now: now),
+            (try? JSONDecoder().decode(Value.self, from: entry.data)) != nil,
+            try await cache.move(legacy, to: storageKey(key))
+        else { return nil }
+        return try await cache.entry(for: storageKey(key), now: now)
+    }
 
     private func failure(_ operation: String, _ key: Key, _ error: any Error) -> CacheError {
         CacheError(operation: operation, path: cache.path, key: key.persistentKey, reason: reason(error))

@@ -1,0 +1,44 @@
+import Foundation
+
+extension DiskCache {
+    /// Moves the entry stored under `legacy` to `key`, unless `key` already has one: an entry
+    /// written before repositories had namespaces, claimed by the repository it decodes for.
+    ///
+    /// - Returns: Whether the entry moved.
+    func move(_ legacy: String, to key: String) throws -> Bool {
+        try database.transaction(operation: "move an entry in") {
+            let update = try database.prepare(
+                """
+                UPDATE content_loading_cache SET key = ?
+                    WHERE key = ? AND NOT EXISTS (SELECT 1 FROM content_loading_cache WHERE key = ?)
+                """, operation: "move an entry in")
+            try update.bind(key, at: 1)
+            try update.bind(legacy, at: 2)
+            try update.bind(key, at: 3)
+            _ = try update.step()
+            let moved = try changedRows() > 0
+            // NB: the key's bytes count in the total; the new key is longer.
+            if moved { totalBytes = try Self.measuredBytes(in: database) }
+            return moved
+        }
+    }
+
+    /// Removes every entry whose key starts with `prefix` (one repository's namespace), at the
+    /// file's next write version.
+    ///
+    /// - Returns: The version of the removal.
+    @discardableResult
+    func removeAll(prefixedBy prefix: String) throws -> UInt64 {
+        try database.transaction(operation: "clear the cache in") {
+            let version = try advanceVersion()
+            let delete = try database.prepare(
+                "DELETE FROM content_loading_cache WHERE substr(key, 1, length(?1)) = ?1",
+                operation: "clear the cache in")
+            try delete.bind(prefix, at: 1)
+            _ = try delete.step()
+            totalBytes = try Self.measuredBytes(in: database)
+            pendingReads = pendingReads.filter { !$0.key.hasPrefix(prefix) }
+            return version
+        }
+    }
+}
