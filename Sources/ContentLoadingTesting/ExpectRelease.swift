@@ -23,10 +23,16 @@ public func expectRelease<Model, Input: Sendable, Output: Sendable>(
 ) async throws where Model: ContentLoadingViewModel<Input, Output> {
     // NB: no local reference to the model outlives this line.
     guard let (states, description) = model.map({ (StreamRecorder($0.states), "\(type(of: $0))") }) else { return }
+    // NB: weak, so it holds nothing; it says, when the wait fails, whether a load still runs.
+    weak let remaining = model
     model = nil
     do {
         _ = try await states.all(timeout: timeout)
     } catch is RecorderTimeout {
-        throw ModelNotReleased(model: description, timeout: timeout)
+        // NB: a model made with init(load:) is of the base type; its load holds it only weakly.
+        let subclassLoading = remaining.map {
+            $0.isLoading && type(of: $0) != ContentLoadingViewModel<Input, Output>.self
+        }
+        throw ModelNotReleased(model: description, timeout: timeout, isLoading: subclassLoading == true)
     }
 }

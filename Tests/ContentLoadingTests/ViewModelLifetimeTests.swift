@@ -146,7 +146,34 @@ struct ExpectReleaseTests {
         #expect(
             error?.description.hasPrefix("ContentLoadingViewModel<(), Int> was not released within 0.1 seconds") == true
         )
+        #expect(error?.description.contains("its load is still running") == false, "a closure load holds no model")
         loader.complete(try await loader.call(0), returning: 1)
         _ = await handle.settled()
+    }
+
+    @Test func aSubclassWhoseLoadStillRunsIsNamedAsTheHolder() async throws {
+        let gate = ControlledLoader<Void, Void>(honorsCancellation: false)
+        final class GatedModel: ContentLoadingViewModel<Void, Int> {
+            let gate: ControlledLoader<Void, Void>
+            init(gate: ControlledLoader<Void, Void>) {
+                self.gate = gate
+                super.init()
+            }
+            nonisolated override func load(_ input: Void) async throws -> Int {
+                try await gate.load(())
+                return 1
+            }
+        }
+        var model: GatedModel? = GatedModel(gate: gate)
+        model!.refresh()
+        let call = try await gate.call(0)
+        let error = await #expect(throws: ModelNotReleased.self) {
+            try await expectRelease(of: &model, timeout: .milliseconds(100))
+        }
+        #expect(error?.isLoading == true)
+        #expect(
+            error?.description.contains(
+                "its load is still running, and an overridden load(_:) keeps its model alive until it returns") == true)
+        gate.complete(call, returning: ())
     }
 }
