@@ -38,17 +38,6 @@ struct ViewModelReleaseTests {
 
     @Test func overriddenLoadKeepsTheModelOnlyUntilItReturns() async throws {
         let gate = ControlledLoader<Void, Void>(honorsCancellation: false)
-        final class GatedModel: ContentLoadingViewModel<Void, Int> {
-            let gate: ControlledLoader<Void, Void>
-            init(gate: ControlledLoader<Void, Void>) {
-                self.gate = gate
-                super.init()
-            }
-            override func load(_ input: Void) async throws -> Int {
-                try await gate.load(())
-                return 1
-            }
-        }
         var model: GatedModel? = GatedModel(gate: gate)
         weak let released = model
         let states = StreamRecorder(model!.states)
@@ -153,17 +142,6 @@ struct ExpectReleaseTests {
 
     @Test func aSubclassWhoseLoadStillRunsIsNamedAsTheHolder() async throws {
         let gate = ControlledLoader<Void, Void>(honorsCancellation: false)
-        final class GatedModel: ContentLoadingViewModel<Void, Int> {
-            let gate: ControlledLoader<Void, Void>
-            init(gate: ControlledLoader<Void, Void>) {
-                self.gate = gate
-                super.init()
-            }
-            nonisolated override func load(_ input: Void) async throws -> Int {
-                try await gate.load(())
-                return 1
-            }
-        }
         var model: GatedModel? = GatedModel(gate: gate)
         model!.refresh()
         let call = try await gate.call(0)
@@ -175,5 +153,18 @@ struct ExpectReleaseTests {
             error?.description.contains(
                 "its load is still running, and an overridden load(_:) keeps its model alive until it returns") == true)
         gate.complete(call, returning: ())
+    }
+}
+
+/// A subclass whose load waits for `gate`: an overridden load, which holds its model while it runs.
+private final class GatedModel: ContentLoadingViewModel<Void, Int> {
+    let gate: ControlledLoader<Void, Void>
+    init(gate: ControlledLoader<Void, Void>) {
+        self.gate = gate
+        super.init()
+    }
+    nonisolated override func load(_ input: Void) async throws -> Int {
+        try await gate.load(())
+        return 1
     }
 }
