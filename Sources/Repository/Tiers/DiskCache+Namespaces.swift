@@ -1,6 +1,16 @@
 import Foundation
 
 extension DiskCache {
+    /// The entry for `key`, else the one stored under `legacy` (the form keys had before
+    /// namespaces), in one call; `isLegacy` says which was found.
+    ///
+    /// NB: one call, so a read that misses costs the one hop onto the cache it always cost.
+    func entry(for key: String, orLegacy legacy: String, now: Date) throws -> (entry: Entry, isLegacy: Bool)? {
+        if let entry = try entry(for: key, now: now) { return (entry, false) }
+        guard legacy != key, let entry = try? entry(for: legacy, now: now) else { return nil }
+        return (entry, true)
+    }
+
     /// Moves the entry stored under `legacy` to `key`, unless `key` already has one: an entry
     /// written before repositories had namespaces, claimed by the repository it decodes for.
     ///

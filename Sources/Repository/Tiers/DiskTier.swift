@@ -20,10 +20,10 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
     func entry(for key: Key, now: Date) async throws -> PersistedEntry<Value>? {
         let stored: DiskCache.Entry?
         do {
-            if let current = try await cache.entry(for: storageKey(key), now: now) {
-                stored = current
-            } else {
-                stored = try await legacyEntry(for: key, now: now)
+            switch try await cache.entry(for: storageKey(key), orLegacy: key.legacyPersistentKey, now: now) {
+            case nil: stored = nil
+            case (let entry, false)?: stored = entry
+            case (let entry, true)?: stored = try await claim(entry, of: key, now: now)
             }
         } catch let corrupt as DiskCache.CorruptEntry {
             // NB: a row that does not validate is a miss from now on; other keys are untouched.
@@ -93,14 +93,12 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
 
     var latestVersion: UInt64 { cache.latestVersion }
 
-    /// The entry `key` had before namespaces, stored under its JSON: moved under the namespace
-    /// and returned when it decodes as `Value`; `nil` when there is none, or it is another
-    /// repository's (it does not decode), which is left alone.
-    private func legacyEntry(for key: Key, now: Date) async throws -> DiskCache.Entry? {
-        let legacy = key.legacyPersistentKey
-        guard let entry = try? await cache.entry(for: legacy, now: now),
-            (try? JSONDecoder().decode(Value.self, from: entry.data)) != nil,
-            try await cache.move(legacy, to: storageKey(key))
+    /// The entry `key` had before namespaces (stored under its JSON): moved under the namespace
+    /// and returned when it decodes as `Value`; `nil` when it is another repository's (it does not
+    /// decode), which is left alone.
+    private func claim(_ legacy: DiskCache.Entry, of key: Key, now: Date) async throws -> DiskCache.Entry? {
+        guard (try? JSONDecoder().decode(Value.self, from: legacy.data)) != nil,
+            try await cache.move(key.legacyPersistentKey, to: storageKey(key))
         else { return nil }
         return try await cache.entry(for: storageKey(key), now: now)
     }
