@@ -59,6 +59,12 @@ import Dispatch
     /// queue. Worked out once, on first use.
     @usableFromInline package static let isAvailable = mainExecutorIsMainQueue()
 
+    /// Whether a task waiting on `isolation` parks: it waits on the main actor, and tasks can
+    /// park there (``isAvailable``). The one rule every waiter that parks follows.
+    @inlinable package static func parks(on isolation: (any Actor)?) -> Bool {
+        isolation === mainActor && isAvailable
+    }
+
     /// Parks the calling task until ``release()``.
     ///
     /// - Parameter isolation: The caller's actor; the task returns to it through the main

@@ -54,7 +54,7 @@ package final class SettleSignal<Value: Sendable>: Sendable {
             return storage.nextKey
         }
         return await withTaskCancellationHandler {
-            if isolation === mainActor, ParkingSpot.isAvailable {
+            if ParkingSpot.parks(on: isolation) {
                 let spot = ParkingSpot()
                 if let early = register(.parked(spot), key: key) { return early }
                 await spot.wait(isolation: isolation)

@@ -6,22 +6,8 @@ import ContentLoading
 #endif
 
 public enum Paging {
-    public struct Post: Sendable, Identifiable, Equatable {
-        public let id: Int
-        public init(id: Int) { self.id = id }
-    }
-
-    public struct PostsResponse: Sendable {
-        public let posts: [Post]
-        public let next: String?
-    }
-
-    public struct FeedAPI: Sendable {
-        public let posts: @Sendable (_ topic: String, _ after: String?) async throws -> PostsResponse
-        public func posts(topic: String, after cursor: String?) async throws -> PostsResponse {
-            try await posts(topic, cursor)
-        }
-    }
+    public typealias Post = FeedContext.Post
+    public typealias FeedAPI = FeedContext.FeedAPI
 
     struct PostRow: View {
         init(_ post: Post) {}

@@ -6,20 +6,8 @@ import ContentLoading
 #endif
 
 public enum SwiftUIArticle {
-    public struct Post: Sendable, Identifiable, Equatable {
-        public let id: Int
-    }
-
-    public struct PostsResponse: Sendable {
-        public let posts: [Post]
-        public let next: String?
-    }
-
-    public struct FeedAPI: Sendable {
-        public func posts(topic: String, after cursor: String?) async throws -> PostsResponse {
-            PostsResponse(posts: [], next: nil)
-        }
-    }
+    public typealias Post = FeedContext.Post
+    public typealias FeedAPI = FeedContext.FeedAPI
 
     struct PostRow: View {
         let post: Post

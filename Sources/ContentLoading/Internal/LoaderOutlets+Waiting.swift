@@ -50,7 +50,7 @@ extension LoaderOutlets {
     @inlinable @inline(__always) func waitUntilSettled(
         _ ticket: LoadID, isolation: isolated (any Actor)?
     ) async -> ContentLoadingState<Output>? {
-        if isolation === mainActor, ParkingSpot.isAvailable { return await waitParked(ticket, isolation: isolation) }
+        if ParkingSpot.parks(on: isolation) { return await waitParked(ticket, isolation: isolation) }
         let key = shared.withLock { $0.issueKey() }
         return await withTaskCancellationHandler {
             // NB: unsafe (no checking object to allocate): every path resumes it exactly once,

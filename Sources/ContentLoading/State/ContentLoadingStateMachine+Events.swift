@@ -73,7 +73,7 @@ extension ContentLoadingStateMachine {
     @inlinable public mutating func caughtUp(from id: LoadID) -> Bool {
         guard id == activeLoad, lastSettled.map({ id <= $0 }) == true, lastCompleted.map({ $0 < id }) ?? true
         else { return false }
-        storedLastCompleted = id
+        markCompleted(id)
         return true
     }
 

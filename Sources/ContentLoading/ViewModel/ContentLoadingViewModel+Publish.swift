@@ -12,8 +12,8 @@ extension ContentLoadingViewModel {
         let changes = machine.takeChanges()
         let lastSettled = machine.lastSettled
         let lastCompleted = machine.lastCompleted
-        let settles = lastSettled != publishedSettlement || lastCompleted != publishedCompletion
-        guard settles || !changes.isEmpty || !taskChange.isKeep else { return }
+        let waitersMove = lastSettled != publishedSettlement || lastCompleted != publishedCompletion
+        guard waitersMove || !changes.isEmpty || !taskChange.isKeep else { return }
         publishedSettlement = lastSettled
         publishedCompletion = lastCompleted
         let newState = machine.state
