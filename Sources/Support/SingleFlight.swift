@@ -3,13 +3,17 @@
 /// The operation runs for as long as someone waits for it: a caller whose task is cancelled
 /// stops waiting at once (it gets `CancellationError`), and when the last waiting caller has
 /// gone the operation's task is cancelled and let go, so a caller that comes after starts a
-/// new one. The state is changed under one lock, so two callers can never start two
-/// operations.
+/// new one. An operation can commit itself (``Commit``) before a step that must not be cut
+/// short, such as storing what it fetched: from then on it is not let go, and stays the one in
+/// flight until it ends. The state is changed under one lock, so two callers can never start
+/// two operations.
 package final class SingleFlight<Value: Sendable>: Sendable {
     private struct State {
         /// The operation in flight, and which one it is.
         var task: Task<Void, Never>?
         var generation: UInt64 = 0
+        /// Whether the operation in flight has committed itself: it is not let go any more.
+        var isCommitted = false
         /// The callers waiting for its value, by key.
         var callers: [UInt64: CheckedContinuation<Value, any Error>] = [:]
         /// The callers waiting for it to end, by key.
@@ -28,6 +32,15 @@ package final class SingleFlight<Value: Sendable>: Sendable {
     /// - Throws: `CancellationError` when the caller's task is cancelled (the operation goes on
     ///   while others wait for it).
     package func run(_ operation: @escaping @Sendable () async -> Value) async throws -> Value {
+        try await run { _ in await operation() }
+    }
+
+    /// The value of the operation in flight, or of `operation` started now when none is;
+    /// `operation` is given the ``Commit`` that ends its cancellation.
+    ///
+    /// - Throws: `CancellationError` when the caller's task is cancelled (the operation goes on
+    ///   while others wait for it, or once it has committed).
+    package func run(_ operation: @escaping @Sendable (Commit) async -> Value) async throws -> Value {
         let key = newKey()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -83,11 +96,12 @@ package final class SingleFlight<Value: Sendable>: Sendable {
     }
 
     /// Starts `operation` as the one in flight; under the lock.
-    private func start(_ operation: @escaping @Sendable () async -> Value, in state: inout State) {
+    private func start(_ operation: @escaping @Sendable (Commit) async -> Value, in state: inout State) {
         state.generation += 1
+        state.isCommitted = false
         let generation = state.generation
         state.task = Task { [self] in
-            let value = await operation()
+            let value = await operation(Commit(flight: self, generation: generation))
             finish(generation, with: value)
         }
     }
@@ -114,7 +128,7 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         let (caller, waiter, abandoned) = state.withLock { state in
             let caller = state.callers.removeValue(forKey: key)
             let waiter = state.idleWaiters.removeValue(forKey: key)
-            guard caller != nil || waiter != nil, !state.hasWaiters, let task = state.task else {
+            guard caller != nil || waiter != nil, !state.hasWaiters, !state.isCommitted, let task = state.task else {
                 return (caller, waiter, Task<Void, Never>?.none)
             }
             state.task = nil
@@ -123,6 +137,28 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         caller?.resume(throwing: CancellationError())
         waiter?.resume()
         abandoned?.cancel()
+    }
+}
+
+extension SingleFlight {
+    /// What an operation calls before a step that must not be cut short: it throws
+    /// `CancellationError` when the operation was let go (nobody waits for it any more);
+    /// otherwise the operation is committed, is never let go, and stays the one in flight,
+    /// which callers join and waits wait for, until it ends.
+    package struct Commit: Sendable {
+        fileprivate let flight: SingleFlight
+        fileprivate let generation: UInt64
+
+        package func callAsFunction() throws {
+            // NB: under the lock `leave` lets go under: the operation is either let go before
+            // this (and stops) or committed before any later `leave` (and finishes).
+            let committed = flight.state.withLock { state -> Bool in
+                guard state.generation == generation, state.task != nil else { return false }
+                state.isCommitted = true
+                return true
+            }
+            if !committed { throw CancellationError() }
+        }
     }
 }
 

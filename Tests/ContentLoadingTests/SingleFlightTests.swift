@@ -49,4 +49,49 @@ struct SingleFlightTests {
         await settled.value
         #expect(!flight.isRunning)
     }
+
+    @Test func aCommittedOperationIsNotLetGoWhenItsLastCallerLeaves() async throws {
+        let flight = SingleFlight<String>()
+        let loader = ControlledLoader<Int, String>()
+        let caller = Task {
+            try await flight.run { commit in
+                do { try commit() } catch { return "let go" }
+                return (try? await loader.load(0)) ?? "cancelled"
+            }
+        }
+        let call = try await loader.call(0)
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(flight.isRunning, "it stays the operation in flight")
+        let joined = Task { try await flight.run { "a second operation" } }
+        while flight.waitingCallers < 1 { await Task.yield() }
+        #expect(loader.complete(call, returning: "finished"), "it was not cancelled")
+        #expect(try await joined.value == "finished")
+        #expect(!flight.isRunning)
+    }
+
+    @Test func anOperationLetGoBeforeItCommitsCannotCommit() async throws {
+        let flight = SingleFlight<String>()
+        let loader = ControlledLoader<Int, String>()
+        let committed = Locked<Bool?>(nil)
+        let caller = Task {
+            try await flight.run { commit in
+                _ = try? await loader.load(0)
+                do {
+                    try commit()
+                    committed.withLock { $0 = true }
+                } catch {
+                    committed.withLock { $0 = false }
+                }
+                return "done"
+            }
+        }
+        let call = try await loader.call(0)
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(!flight.isRunning)
+        _ = loader.complete(call, returning: "")
+        while committed.withLock({ $0 }) == nil { await Task.yield() }
+        #expect(committed.withLock { $0 } == false)
+    }
 }

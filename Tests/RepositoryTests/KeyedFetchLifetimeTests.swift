@@ -79,6 +79,53 @@ struct KeyedFetchLifetimeTests {
         #expect(repository.cachedValue(for: "k")?.value == "v")
     }
 
+    @Test func aFetchWhoseWriteHasBegunIsStillInFlightWhenItsLastCallerGoes() async throws {
+        let loader = ControlledLoader<String, String>()
+        let disk = try DiskCache(.inMemory)
+        let repository = KeyedRepository<String, String>(disk: disk, fetch: loader.load)
+        let hold = await DiskHold(disk)
+        let refresh = Task { try await repository.refresh("k") }
+        #expect(loader.complete(try await loader.call(0), returning: "fetched"))
+        await hold.writeReached()
+        refresh.cancel()
+        await #expect(throws: CancellationError.self) { try await refresh.value }
+        // NB: past its last check for cancellation, the fetch writes its value: until that is
+        // stored it is the fetch in flight, which a wait waits for and a new caller joins.
+        try #require(repository.isFetching("k"), "a fetch that is writing its value is in flight")
+        let joined = Task { try await repository.refresh("k") }
+        while repository.waitingCallers(for: "k") < 1 { await Task.yield() }
+        hold.release()
+        await repository.fetchSettled("k")
+        #expect(try await joined.value == .updated)
+        #expect(repository.cachedValue(for: "k")?.value == "fetched")
+        #expect(try await disk.keysByAccess() == ["Swift.String|k"])
+        #expect(loader.calls.count == 1, "the caller that came during the write joined it")
+    }
+
+    @Test func aSaveMadeWhileAFetchNobodyWaitsForWritesIsTheValueKept() async throws {
+        let loader = ControlledLoader<String, String>()
+        let disk = try DiskCache(.inMemory)
+        let repository = KeyedRepository<String, String>(disk: disk, fetch: loader.load)
+        let hold = await DiskHold(disk)
+        let refresh = Task { try await repository.refresh("k") }
+        #expect(loader.complete(try await loader.call(0), returning: "fetched"))
+        await hold.writeReached()
+        refresh.cancel()
+        _ = try? await refresh.value
+        // NB: the save waits for the fetch's write (one write lock per key), then wins. The
+        // yields give a save that does not wait (a second lock of its own) time to land first.
+        let save = Task { try await repository.save("saved", for: "k") }
+        for _ in 0..<100 { await Task.yield() }
+        hold.release()
+        try await save.value
+        await repository.fetchSettled("k")
+        #expect(repository.cachedValue(for: "k")?.value == "saved")
+        let stored = KeyedRepository<String, String>(memory: MemoryCache(countLimit: 1, costLimit: 0), disk: disk) {
+            $0
+        }
+        #expect(try await stored.value(for: "k", policy: .returnCacheDontLoad)?.value == "saved")
+    }
+
     @Test func aReadStartsWhenItsStreamIsIteratedNotWhenItIsMade() async throws {
         let remote = KeyedRemote()
         let repository = KeyedRepository<String, String>(fetch: remote.fetch)

@@ -4,10 +4,10 @@ import Foundation
 
 /// Holds the next disk write of a ``DiskCache`` until the test releases it: the write waits
 /// before it changes anything (the disk tier answers reads meanwhile), so a test can act while
-/// a write is under way.
+/// a write is under way. As a real write, a held one does not stop when its task is cancelled.
 final class DiskHold: Sendable {
     private let reached = SettleSignal<Void>()
-    private let gate = SettleSignal<Void>()
+    private let gate = Locked<(isReleased: Bool, writer: CheckedContinuation<Void, Never>?)>((false, nil))
 
     /// Holds the next write of `disk` (and only that one).
     init(_ disk: DiskCache) async {
@@ -19,7 +19,13 @@ final class DiskHold: Sendable {
             }
             guard first else { return }
             reached.resolve(())
-            _ = await gate.wait()
+            await withCheckedContinuation { writer in
+                let isReleased = gate.withLock { gate in
+                    if !gate.isReleased { gate.writer = writer }
+                    return gate.isReleased
+                }
+                if isReleased { writer.resume() }
+            }
         }
     }
 
@@ -27,5 +33,12 @@ final class DiskHold: Sendable {
     func writeReached() async { _ = await reached.wait() }
 
     /// Lets the held write go on.
-    func release() { gate.resolve(()) }
+    func release() {
+        let writer = gate.withLock { gate in
+            gate.isReleased = true
+            defer { gate.writer = nil }
+            return gate.writer
+        }
+        writer?.resume()
+    }
 }

@@ -31,7 +31,10 @@ extension KeyedRepository {
     /// failed); starts none. While this waits, the fetch is not cancelled (see "Fetches nobody
     /// waits for" in the Caching article).
     public func fetchSettled(_ key: Key) async {
-        await existingChannel(for: key)?.flight.waitUntilIdle()
+        // NB: the wait uses the channel, so a fetch it keeps alive keeps its channel too.
+        guard let channel = checkOutExistingChannel(for: key) else { return }
+        defer { checkInChannel(for: key) }
+        await channel.flight.waitUntilIdle()
     }
 
     /// Writes `value` for `key` through the tiers: the persistent tier first, then memory and
@@ -149,10 +152,16 @@ extension KeyedRepository {
     func flight(
         _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
     ) async throws -> KeyChannel<Value>.FlightEnd {
-        try await channel.flight.run { [self] in
+        try await channel.flight.run { [self] commit in
             let flight = channel.nextFlight()
             let started = channel.writtenVersion
             let invalidations = channel.invalidationCount
+            // NB: the fetch uses the channel until it ends, so a caller that comes while it
+            // writes finds this channel (its write lock, its versions, this fetch), not a new one.
+            guard retainChannel(channel, for: key) else {
+                return .init(flight: flight, result: .failure(CancellationError()), invalidations: invalidations)
+            }
+            defer { checkInChannel(for: key) }
             do {
                 if let seen, started > seen { return .init(skipped: flight) }
                 // NB: the hit a freshness check read already holds the validators; no second read.
@@ -167,8 +176,9 @@ extension KeyedRepository {
                 if let held { validators = held } else { validators = await storedValidators(of: key) }
                 let result = try await retry.run { try await fetch(key, validators) }
                 return try await channel.writes.withLock { [self] in
-                    // NB: a fetch nobody waits for any more writes nothing (a newer one may run).
-                    try Task.checkCancellation()
+                    // NB: a fetch nobody waits for any more writes nothing (a newer one may run);
+                    // one that writes stays the fetch in flight until its value is stored.
+                    try commit()
                     // NB: writes win: a save or removal since the fetch started keeps its value.
                     guard !channel.wasWritten(after: started) else {
                         return .init(flight: flight, result: .success(.notModified), invalidations: invalidations)

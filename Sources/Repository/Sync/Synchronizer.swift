@@ -65,7 +65,7 @@ public final class Synchronizer<Element: Sendable & Identifiable & Equatable>: S
     /// Returns when no sync is in flight (at once when none is): for a test, or a caller that
     /// must not join a sync that already delivered its data.
     public func syncSettled() async {
-        await channel?.flight.waitUntilIdle()
+        await keyed.fetchSettled(WholeCollection())
     }
 
     /// Whether a sync is in flight.
