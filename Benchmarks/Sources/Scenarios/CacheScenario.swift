@@ -58,7 +58,8 @@ public enum CacheScenario {
         var statement: OpaquePointer?
         sqlite3_prepare_v2(db, "SELECT value FROM content_loading_cache WHERE key = ?", -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
-        let key = "seller".persistentKey
+        // NB: the disk tier stores a key under its repository's namespace: the value type's name.
+        let key = "\(String(reflecting: [SellerContacts].self))|" + "seller".persistentKey
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for _ in 0..<count {
             sqlite3_bind_text(statement, 1, key, -1, transient)
