@@ -18,7 +18,7 @@
         @usableFromInline let element: Element?
         @usableFromInline let recipients: Continuations
 
-        @inlinable init(element: Element?, recipients: Continuations) {
+        init(element: Element?, recipients: Continuations) {
             self.element = element
             self.recipients = recipients
         }
@@ -31,7 +31,7 @@
         @usableFromInline var nextKey: UInt64 = 0
         @usableFromInline var isFinished = false
 
-        @inlinable init() {}
+        init() {}
     }
 
     @usableFromInline let state = Locked(State())
@@ -72,7 +72,7 @@
     }
 
     /// Sends `element` to every subscriber.
-    @inlinable package func send(_ element: Element) {
+    @usableFromInline package func send(_ element: Element) {
         enqueue(element, finishing: false)
     }
 
@@ -87,7 +87,7 @@
 
     /// Queues a delivery to the present subscribers and, when no other thread is delivering,
     /// delivers the queue outside the lock.
-    @inlinable func enqueue(_ element: Element?, finishing: Bool, only subscriber: UInt64? = nil) {
+    func enqueue(_ element: Element?, finishing: Bool, only subscriber: UInt64? = nil) {
         var delivery: Delivery? = state.withLock { state in
             // NB: a value sent to no subscriber reaches nobody, queued or not.
             guard !state.isFinished, finishing || !state.continuations.isEmpty else { return nil }

@@ -61,7 +61,7 @@ import Dispatch
 
     /// Whether a task waiting on `isolation` parks: it waits on the main actor, and tasks can
     /// park there (``isAvailable``). The one rule every waiter that parks follows.
-    @inlinable package static func parks(on isolation: (any Actor)?) -> Bool {
+    @usableFromInline package static func parks(on isolation: (any Actor)?) -> Bool {
         isolation === mainActor && isAvailable
     }
 
@@ -69,10 +69,8 @@ import Dispatch
     ///
     /// - Parameter isolation: The caller's actor; the task returns to it through the main
     ///   queue, so use the spot from the main actor only.
-    @inlinable @inline(__always) package func wait(isolation: isolated (any Actor)? = #isolation) async {
+    @usableFromInline package func wait(isolation: isolated (any Actor)? = #isolation) async {
         // NB: the task goes on only from `schedule(_:)`, which runs it after its release.
-        // Inlined, so the caller's hop to `isolation` is the only one before the task moves
-        // onto the lot.
         await lot.park()
     }
 

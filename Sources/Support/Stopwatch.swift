@@ -19,7 +19,7 @@
     }
 
     /// Starts a measurement now.
-    @inlinable package func start() -> Mark { Mark(offset: sinceOrigin()) }
+    @usableFromInline package func start() -> Mark { Mark(offset: sinceOrigin()) }
 
     /// The time since `mark`, one of this stopwatch's, was started.
     package func elapsed(since mark: Mark) -> Duration { sinceOrigin() - mark.offset }

@@ -8,5 +8,5 @@
 @usableFromInline package final class WeakReference<Object: AnyObject & Sendable>: Sendable {
     @usableFromInline package weak let object: Object?
 
-    @inlinable package init(_ object: Object) { self.object = object }
+    @usableFromInline package init(_ object: Object) { self.object = object }
 }

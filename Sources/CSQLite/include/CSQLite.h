@@ -16,6 +16,7 @@ typedef void (*sqlite3_destructor_type)(void *);
 #define SQLITE_ERROR 1
 #define SQLITE_BUSY 5
 #define SQLITE_LOCKED 6
+#define SQLITE_NOMEM 7
 #define SQLITE_IOERR 10
 #define SQLITE_FULL 13
 #define SQLITE_MISUSE 21

@@ -23,7 +23,7 @@ import ContentLoadingSupport
     /// A parked waiter no task is using, kept for the next refresh awaited on the main actor.
     ///
     /// NB: unsafe, unchecked: only `waitParked` touches it, and only on the main actor.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var idleParkedWaiter: ParkedWaiter<Output>?
+    @usableFromInline nonisolated(unsafe) var idleParkedWaiter: ParkedWaiter<Output>?
 
     package init() {}
 

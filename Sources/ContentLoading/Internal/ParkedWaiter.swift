@@ -11,7 +11,7 @@ import ContentLoadingSupport
 @usableFromInline final class ParkedWaiter<Output: Sendable>: @unchecked Sendable {
     @usableFromInline let spot = ParkingSpot()
     /// The state handed over; `.some(nil)` when the waiting task was cancelled.
-    @exclusivity(unchecked) @usableFromInline var state: ContentLoadingState<Output>??
+    @usableFromInline var state: ContentLoadingState<Output>??
 
     @inlinable init() {}
 }

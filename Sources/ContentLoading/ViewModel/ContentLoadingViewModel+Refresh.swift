@@ -68,11 +68,12 @@ extension ContentLoadingViewModel {
         taskChange = .replace(task)  // NB: the publish that follows every start makes it the running task.
     }
 
-    /// `input`, an `Input` the default producer carried type-erased, without a dynamic cast.
+    /// `input`, an `Input` the default producer carried type-erased.
     @inlinable nonisolated static func unerased(_ input: some Sendable) -> Input {
-        // NB: unreachable: only the default producer makes a `modelLoad`, from an `Input`.
-        guard type(of: input) == Input.self else { preconditionFailure("\(type(of: input)) is not \(Input.self)") }
-        return unsafeBitCast(input, to: Input.self)
+        // NB: unreachable: only the default producer makes a `modelLoad`, from an `Input`. A
+        // checked cast: the unchecked one bought 2.5% of a refresh cycle, under the 10% bar.
+        guard let input = input as? Input else { preconditionFailure("\(type(of: input)) is not \(Input.self)") }
+        return input
     }
 
     @inlinable func deliver(_ output: Output, from id: LoadID) {

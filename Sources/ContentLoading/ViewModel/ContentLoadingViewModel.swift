@@ -46,15 +46,42 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     // accessors build their key path at run time on every access, which profiling showed to
     // dominate a refresh; these use key paths built once per model. The kit's own code reads
     // the storage. The refresh path is `@inlinable` (with `@usableFromInline` storage) so an
-    // app's model gets a copy specialised for its own types: see ContentLoadingStateMachine.
-    //
-    // NB: the storage the refresh path reads and writes is `@exclusivity(unchecked)`: only the
-    // kit's own main-actor code touches it, each access is a plain read or a whole assignment,
-    // and `machine`'s mutating methods call out to nothing, so no two accesses can overlap;
-    // the run-time check cost a measurable part of a refresh cycle.
+    // app's model gets a copy specialised for its own types (removing it made a refresh cycle
+    // 3.8× slower): see ContentLoadingStateMachine.
     @usableFromInline final let observationRegistrar = ObservationRegistrar()
-    @exclusivity(unchecked) @usableFromInline final var storedState: ContentLoadingState<Output> = .unloaded
-    @exclusivity(unchecked) @usableFromInline final var storedLastError: (any Error)?
+    // NB: the storage the refresh path reads and writes has no run-time exclusivity check:
+    // only the kit's own main-actor code touches it, each access is a plain read or a whole
+    // assignment, and `machine`'s mutating methods call out to nothing, so no two accesses can
+    // overlap. Together the checks cost 13% of a refresh cycle (each alone 2–4%; Benchmarks/
+    // README.md, "Unchecked constructs"). `.ci/run` runs the tests once with them checked
+    // (`-DCLK_CHECKED_EXCLUSIVITY`), so an access that does overlap traps there.
+    #if CLK_CHECKED_EXCLUSIVITY
+        @usableFromInline final var storedState: ContentLoadingState<Output> = .unloaded
+        @usableFromInline final var storedLastError: (any Error)?
+        @usableFromInline final var machine: ContentLoadingStateMachine<Input, Output>
+        @usableFromInline final var contentTimer: Stopwatch.Mark?
+        @usableFromInline final var previousContent: Output?
+        @usableFromInline final var publishedSettlement: LoadID?
+        @usableFromInline final var taskChange: LoaderOutlets<Output>.TaskChange = .keep
+        @usableFromInline final var hasStreams = false
+    #else
+        @exclusivity(unchecked) @usableFromInline final var storedState: ContentLoadingState<Output> = .unloaded
+        @exclusivity(unchecked) @usableFromInline final var storedLastError: (any Error)?
+        @exclusivity(unchecked) @usableFromInline final var machine: ContentLoadingStateMachine<Input, Output>
+        /// When the content was last replaced, for its age.
+        @exclusivity(unchecked) @usableFromInline final var contentTimer: Stopwatch.Mark?
+        /// The content before its last replacement, for computing what changed.
+        @exclusivity(unchecked) @usableFromInline final var previousContent: Output?
+        /// The last settled load as last published, so that an event that changed nothing (the
+        /// end of a load that settled with its value) publishes nothing.
+        @exclusivity(unchecked) @usableFromInline final var publishedSettlement: LoadID?
+        /// What the next publish does with the load task: every start and end of a load leaves
+        /// its change here, and the publish that follows records it with the state, in one lock.
+        @exclusivity(unchecked) @usableFromInline final var taskChange: LoaderOutlets<Output>.TaskChange = .keep
+        /// Whether a stream (``states``, ``contents`` or ``errors``) was ever made: until then a
+        /// change is sent to none, and publishing skips the streams.
+        @exclusivity(unchecked) @usableFromInline final var hasStreams = false
+    #endif
     var storedLifetimeEvent: ViewLifetime?
     // NB: each key path is a `let` of its own: reading one from a struct of them retained and
     // released all three, several times in every publish.
@@ -74,22 +101,9 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
         return storedLastError
     }
 
-    @exclusivity(unchecked) @usableFromInline final var machine: ContentLoadingStateMachine<Input, Output>
-    @exclusivity(unchecked) @usableFromInline final var contentTimer: Stopwatch.Mark?
-    /// The content before its last replacement, for computing what changed.
-    @exclusivity(unchecked) @usableFromInline final var previousContent: Output?
-    /// The last settled load as last published, so that an event that changed nothing (the
-    /// end of a load that settled with its value) publishes nothing.
-    @exclusivity(unchecked) @usableFromInline final var publishedSettlement: LoadID?
     /// The last completed load as last published (see `publishedSettlement`).
     @usableFromInline final var publishedCompletion: LoadID?
     @usableFromInline final let outlets = LoaderOutlets<Output>()
-    /// What the next publish does with the load task: every start and end of a load leaves
-    /// its change here, and the publish that follows records it with the state, in one lock.
-    @exclusivity(unchecked) @usableFromInline final var taskChange: LoaderOutlets<Output>.TaskChange = .keep
-    /// Whether a stream (``states``, ``contents`` or ``errors``) was ever made: until then a
-    /// change is sent to none, and publishing skips the streams.
-    @exclusivity(unchecked) @usableFromInline final var hasStreams = false
     let lifetimeTrigger: LifetimeTrigger?
     @usableFromInline final let stopwatch: Stopwatch
     private let operation: (@Sendable (Input) async throws -> Output)?

@@ -28,16 +28,11 @@ public final class SQLiteStatement {
     /// Binds `value` to parameter `index` (from 1); `nil` binds NULL.
     public func bind(_ value: String?, at index: Int32) throws {
         guard var value else { return try check(sqlite3_bind_null(statement, index)) }
-        // NB: SQLITE_TRANSIENT: SQLite copies the text, since Swift's buffer is temporary. The
-        // UTF-8 is passed with its length: no NUL-terminated copy (which a small string needs).
-        // An empty buffer may have no address, which SQLite would take for NULL.
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        // NB: the UTF-8 is passed with its length: no NUL-terminated copy (which a small string needs).
         let code = value.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress, !utf8.isEmpty else {
-                return sqlite3_bind_text(statement, index, "", 0, transient)
+            Self.bindingCopy(of: UnsafeRawBufferPointer(utf8)) { copy, bytes, free in
+                sqlite3_bind_text(statement, index, copy.assumingMemoryBound(to: CChar.self), bytes, free)
             }
-            let text = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-            return sqlite3_bind_text(statement, index, text, Int32(utf8.count), transient)
         }
         try check(code)
     }
