@@ -32,6 +32,9 @@ public enum APIError: Error, Sendable, Hashable {
     case fileUnreadable(url: URL, path: String, reason: String)
     /// The URL's scheme is not one the transport loads.
     case unsupportedScheme(url: URL)
+    /// The transport cannot send this method: the file and in-memory transports only read
+    /// (`GET`, `HEAD`).
+    case unsupportedMethod(method: String, url: URL)
     /// The body is not valid JSON.
     case malformedJSON(url: URL, reason: String)
     /// The JSON is valid but not of the expected shape: at `path` (a JSON path such as
@@ -44,6 +47,7 @@ public enum APIError: Error, Sendable, Hashable {
         case .httpStatus(let url, _, _, _), .emptyBody(let url), .timedOut(let url, _), .deadlineExceeded(let url, _),
             .bodyTooLarge(let url, _), .redirectRefused(let url, _), .transport(let url, _),
             .fileNotFound(let url, _), .fileUnreadable(let url, _, _), .unsupportedScheme(let url),
+            .unsupportedMethod(_, let url),
             .malformedJSON(let url, _), .decoding(let url, _, _, _):
             url
         }
@@ -81,6 +85,8 @@ extension APIError: LocalizedError, CustomStringConvertible {
             "cannot read \(path): \(reason)"
         case .unsupportedScheme(let url):
             "unsupported URL scheme '\(url.scheme ?? "")' in \(url.redactedForDisplay) (use file://, http:// or https://)"
+        case .unsupportedMethod(let method, let url):
+            "cannot send \(method) \(url.redactedForDisplay): this transport only reads (GET, HEAD); use an http(s) transport"
         case .malformedJSON(let url, let reason):
             "malformed JSON at \(url.redactedForDisplay): \(reason)"
         case .decoding(let url, let path, let expected, let reason):

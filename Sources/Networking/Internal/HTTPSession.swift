@@ -24,7 +24,7 @@ final class HTTPSession: Sendable {
 
     deinit { session.finishTasksAndInvalidate() }
 
-    /// Loads `request` within `limits`, sending its validators.
+    /// Sends `request` within `limits`: its method, headers, body and validators.
     ///
     /// A cancellation or the deadline ends the load at once: the caller does not wait for the
     /// session to wind the task down.
@@ -32,7 +32,10 @@ final class HTTPSession: Sendable {
         let url = transportRequest.url
         var request = URLRequest(url: url)
         request.timeoutInterval = limits.idleTimeout.seconds
+        request.httpMethod = transportRequest.method.rawValue
+        request.httpBody = transportRequest.body
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in transportRequest.headers { request.setValue(value, forHTTPHeaderField: name) }
         // NB: the caller keeps its own copy and validators; the session's cache must neither
         // answer for the server nor turn a 304 into the cached 200.
         request.cachePolicy = .reloadIgnoringLocalCacheData

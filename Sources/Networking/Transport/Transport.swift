@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Loads the bytes behind a URL: the one piece of I/O an ``APIClient`` depends on.
+/// Sends a request and returns the bytes of the answer: the one piece of I/O an ``APIClient``
+/// depends on.
 ///
 /// A transport is a `Sendable` struct of one closure, so an app can plug in its own networking
 /// library and a test can serve canned data from memory. The named variants:
@@ -22,9 +23,10 @@ import Foundation
 /// }
 /// ```
 ///
-/// An HTTP transport sends a request's ``TransportRequest/validators`` as `If-None-Match` and
-/// `If-Modified-Since` and returns the response's headers, so a server can answer
-/// `304 Not Modified`; the file and in-memory transports have no validators.
+/// An HTTP transport sends a request's method, headers and body, and its
+/// ``TransportRequest/validators`` as `If-None-Match` and `If-Modified-Since`, and returns the
+/// response's headers, so a server can answer `304 Not Modified`; the file and in-memory
+/// transports only read, and have no validators.
 ///
 /// A transport throws ``APIError`` for what it can name (a missing file, a timeout, a failed
 /// connection, a body over the limit) and `CancellationError` when its task is cancelled. It
@@ -48,10 +50,12 @@ public struct Transport: Sendable {
     public static let fileSystem = fileSystem(maximumBodySize: TransportLimits().maximumBodySize)
 
     /// Reads `file://` URLs from the file system, off the caller's actor, refusing anything
-    /// but a regular file of at most `maximumBodySize` bytes.
+    /// but a regular file of at most `maximumBodySize` bytes. A request that writes (not `GET`
+    /// or `HEAD`) is ``APIError/unsupportedMethod(method:url:)``.
     public static func fileSystem(maximumBodySize: Int) -> Transport {
         Transport { request in
             guard request.url.isFileURL else { throw APIError.unsupportedScheme(url: request.url) }
+            try request.requireRead()
             return try await FileReader.read(request.url, maximumSize: maximumBodySize)
         }
     }
@@ -95,11 +99,21 @@ public struct Transport: Sendable {
     }
 
     /// Serves `responses` from memory; any other URL fails like a missing resource (HTTP 404).
-    /// Validators are ignored: every load is a full one.
+    /// Validators are ignored: every load is a full one. A request that writes (not `GET` or
+    /// `HEAD`) is ``APIError/unsupportedMethod(method:url:)``.
     public static func inMemory(_ responses: [URL: TransportResponse]) -> Transport {
         Transport { request in
             try Task.checkCancellation()
+            try request.requireRead()
             return responses[request.url] ?? TransportResponse(url: request.url, statusCode: 404, body: Data())
         }
+    }
+}
+
+extension TransportRequest {
+    /// Throws ``APIError/unsupportedMethod(method:url:)`` unless the request only reads: for
+    /// the transports that cannot write.
+    func requireRead() throws {
+        guard method.isRead else { throw APIError.unsupportedMethod(method: method.rawValue, url: url) }
     }
 }

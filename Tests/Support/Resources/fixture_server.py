@@ -29,6 +29,7 @@ Routes:
 import email.utils
 import gzip
 import hashlib
+import json
 import urllib.parse
 import argparse
 import http.server
@@ -54,6 +55,33 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def echo(self):
+        """Answers with what was asked: the method, the headers (names lowercased) and the body."""
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        answer = {
+            "method": self.command,
+            "headers": {name.lower(): value for name, value in self.headers.items()},
+            "body": body.decode("utf-8", "replace"),
+        }
+        return self.send_body(200, json.dumps(answer).encode())
+
+    def do_write(self):
+        """POST, PUT, PATCH and DELETE: /echo answers what was sent, /status/204 has no content."""
+        route = self.path.split("?")[0].strip("/")
+        length = int(self.headers.get("Content-Length") or 0)
+        if route == "echo":
+            return self.echo()
+        if length:
+            self.rfile.read(length)
+        if route == "status/204":
+            self.send_response(204)
+            self.end_headers()
+            return
+        return self.send_body(405, b'{"error": "method not allowed"}')
+
+    do_POST = do_PUT = do_PATCH = do_DELETE = do_write
 
     def send_fixture(self, name):
         path = os.path.realpath(os.path.join(self.server.root, name))
@@ -87,6 +115,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         try:
             if route == "fixtures":
                 return self.send_fixture(rest)
+            if route == "echo":
+                return self.echo()
             if route == "flaky":
                 key, failures, status, name = rest.split("/", 3)
                 with lock:

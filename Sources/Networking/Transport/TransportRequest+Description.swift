@@ -1,0 +1,40 @@
+import ContentLoadingSupport
+import Foundation
+
+extension TransportRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The headers whose values are never printed (names lowercased): credentials.
+    public static let secretHeaderNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
+    ]
+
+    /// The method, the URL without credentials, the headers (secret values replaced) and the
+    /// body's size: `PUT https://example.com/contacts/7 [Authorization: <redacted>] (42-byte body)`.
+    public var description: String {
+        var text = "\(method) \(url.redactedForDisplay)"
+        let shown = Self.shown(headers)
+        if !shown.isEmpty { text += " [" + shown.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]" }
+        if let body { text += " (\(body.count)-byte body)" }
+        return text.escapingControlCharacters
+    }
+
+    /// The same as ``description``: secret header values replaced.
+    public var debugDescription: String { description }
+
+    /// What `dump` and debuggers show: the same fields, secret header values replaced.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "method": method, "url": url.redactedForDisplay,
+                "headers": Self.shown(headers).map { "\($0.name): \($0.value)" },
+                "body": body.map { "\($0.count) bytes" } as Any, "validators": validators,
+            ])
+    }
+
+    /// `headers` sorted by name, secret values replaced.
+    static func shown(_ headers: [String: String]) -> [(name: String, value: String)] {
+        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
+            (name, secretHeaderNames.contains(name.lowercased()) ? "<redacted>" : value)
+        }
+    }
+}
