@@ -80,15 +80,7 @@ struct KeyedFetchLifetimeTests {
     }
 
     @Test func aFetchWhoseWriteHasBegunIsStillInFlightWhenItsLastCallerGoes() async throws {
-        let loader = ControlledLoader<String, String>()
-        let disk = try DiskCache(.inMemory)
-        let repository = KeyedRepository<String, String>(disk: disk, fetch: loader.load)
-        let hold = await DiskHold(disk)
-        let refresh = Task { try await repository.refresh("k") }
-        #expect(loader.complete(try await loader.call(0), returning: "fetched"))
-        await hold.writeReached()
-        refresh.cancel()
-        await #expect(throws: CancellationError.self) { try await refresh.value }
+        let (loader, disk, repository, hold) = try await fetchLeftWhileItWrites()
         // NB: past its last check for cancellation, the fetch writes its value: until that is
         // stored it is the fetch in flight, which a wait waits for and a new caller joins.
         try #require(repository.isFetching("k"), "a fetch that is writing its value is in flight")
@@ -103,15 +95,7 @@ struct KeyedFetchLifetimeTests {
     }
 
     @Test func aSaveMadeWhileAFetchNobodyWaitsForWritesIsTheValueKept() async throws {
-        let loader = ControlledLoader<String, String>()
-        let disk = try DiskCache(.inMemory)
-        let repository = KeyedRepository<String, String>(disk: disk, fetch: loader.load)
-        let hold = await DiskHold(disk)
-        let refresh = Task { try await repository.refresh("k") }
-        #expect(loader.complete(try await loader.call(0), returning: "fetched"))
-        await hold.writeReached()
-        refresh.cancel()
-        _ = try? await refresh.value
+        let (_, disk, repository, hold) = try await fetchLeftWhileItWrites()
         // NB: the save waits for the fetch's write (one write lock per key), then wins. The
         // yields give a save that does not wait (a second lock of its own) time to land first.
         let save = Task { try await repository.save("saved", for: "k") }
@@ -124,6 +108,23 @@ struct KeyedFetchLifetimeTests {
             $0
         }
         #expect(try await stored.value(for: "k", policy: .returnCacheDontLoad)?.value == "saved")
+    }
+
+    /// A repository over an in-memory disk whose fetch of "k" returned "fetched" and whose
+    /// only caller left while the fetch's disk write is held.
+    private func fetchLeftWhileItWrites() async throws -> (
+        ControlledLoader<String, String>, DiskCache, KeyedRepository<String, String>, DiskHold
+    ) {
+        let loader = ControlledLoader<String, String>()
+        let disk = try DiskCache(.inMemory)
+        let repository = KeyedRepository<String, String>(disk: disk, fetch: loader.load)
+        let hold = await DiskHold(disk)
+        let refresh = Task { try await repository.refresh("k") }
+        #expect(loader.complete(try await loader.call(0), returning: "fetched"))
+        await hold.writeReached()
+        refresh.cancel()
+        await #expect(throws: CancellationError.self) { try await refresh.value }
+        return (loader, disk, repository, hold)
     }
 
     @Test func aReadStartsWhenItsStreamIsIteratedNotWhenItIsMade() async throws {
