@@ -77,7 +77,7 @@ struct RefreshCompletionTests {
 
     @Test func aProducerThatCaughtUpCompletesItsRefreshAndGoesOn() async throws {
         let (later, laterValues) = AsyncStream<Int>.makeStream()
-        final class Model: ContentLoadingViewModel<Void, Int>, @unchecked Sendable {
+        final class Model: ContentLoadingViewModel<Void, Int> {
             let later: AsyncStream<Int>
             init(later: AsyncStream<Int>) {
                 self.later = later

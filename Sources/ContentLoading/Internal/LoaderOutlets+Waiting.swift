@@ -81,15 +81,14 @@ extension LoaderOutlets {
     @inlinable @inline(__always) func waitParked(_ ticket: LoadID, isolation: isolated (any Actor)?) async
         -> ContentLoadingState<Output>?
     {
-        let parked = idleParkedWaiter.take() ?? ParkedWaiter()
-        let (key, settled) = shared.withLock { shared in
+        let (parked, key, settled) = shared.withLock { shared in
+            let parked = shared.idleParkedWaiter.take() ?? ParkedWaiter()
             let key = shared.issueKey()
-            return (key, shared.add(Waiter(ticket: ticket, key: key, resumption: .parked(parked))))
+            let settled = shared.add(Waiter(ticket: ticket, key: key, resumption: .parked(parked)))
+            if settled != nil { shared.idleParkedWaiter = parked }
+            return (parked, key, settled)
         }
-        if let settled {
-            idleParkedWaiter = parked
-            return settled
-        }
+        if let settled { return settled }
         await withTaskCancellationHandler {
             await parked.spot.wait(isolation: isolation)
         } onCancel: {
@@ -98,7 +97,7 @@ extension LoaderOutlets {
         guard let state = parked.state.take() else {
             preconditionFailure("a parked refresh waiter went on without its state")
         }
-        idleParkedWaiter = parked
+        shared.withLock { $0.idleParkedWaiter = parked }
         return state
     }
 

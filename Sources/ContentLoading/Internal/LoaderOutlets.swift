@@ -14,16 +14,14 @@ import ContentLoadingSupport
         /// Refreshes awaited until complete (see `RefreshHandle.completed()`), in no order.
         @usableFromInline var completionWaiters: [CompletionWaiter] = []
         @usableFromInline var isShutDown = false
+        /// A parked waiter no task is using, kept for the next refresh awaited on the main actor.
+        @usableFromInline var idleParkedWaiter: ParkedWaiter<Output>?
     }
 
     @usableFromInline package let states = Broadcast<ContentLoadingState<Output>>()
     @usableFromInline package let contents = Broadcast<Output?>()
     @usableFromInline package let errors = Broadcast<any Error>()
     @usableFromInline let shared = Locked(Shared())
-    /// A parked waiter no task is using, kept for the next refresh awaited on the main actor.
-    ///
-    /// NB: unsafe, unchecked: only `waitParked` touches it, and only on the main actor.
-    @usableFromInline nonisolated(unsafe) var idleParkedWaiter: ParkedWaiter<Output>?
 
     package init() {}
 

@@ -52,9 +52,11 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     // NB: the storage the refresh path reads and writes has no run-time exclusivity check:
     // only the kit's own main-actor code touches it, each access is a plain read or a whole
     // assignment, and `machine`'s mutating methods call out to nothing, so no two accesses can
-    // overlap. Together the checks cost 13% of a refresh cycle (each alone 2–4%; Benchmarks/
-    // README.md, "Unchecked constructs"). `.ci/run` runs the tests once with them checked
-    // (`-DCLK_CHECKED_EXCLUSIVITY`), so an access that does overlap traps there.
+    // overlap. Together the checks cost 12% of a refresh cycle (`swift run -c release
+    // --package-path Benchmarks ratio-report 1`: kit 1.39 ms with them, 1.24 ms without, per
+    // 1,000 cycles; each alone 0–4%; Benchmarks/README.md, "Unchecked constructs"). `.ci/run`
+    // runs the tests once with them checked (`-DCLK_CHECKED_EXCLUSIVITY`, the ASan run), so an
+    // access that does overlap traps there.
     #if CLK_CHECKED_EXCLUSIVITY
         @usableFromInline final var storedState: ContentLoadingState<Output> = .unloaded
         @usableFromInline final var storedLastError: (any Error)?

@@ -31,7 +31,7 @@ public final class SQLiteStatement {
         // NB: the UTF-8 is passed with its length: no NUL-terminated copy (which a small string needs).
         let code = value.withUTF8 { utf8 in
             Self.bindingCopy(of: UnsafeRawBufferPointer(utf8)) { copy, bytes, free in
-                sqlite3_bind_text(statement, index, copy.assumingMemoryBound(to: CChar.self), bytes, free)
+                sqlite3_bind_text(statement, index, copy.bindMemory(to: CChar.self, capacity: Int(bytes)), bytes, free)
             }
         }
         try check(code)
