@@ -73,16 +73,11 @@ struct SingleFlightTests {
     @Test func anOperationLetGoBeforeItCommitsCannotCommit() async throws {
         let flight = SingleFlight<String>()
         let loader = ControlledLoader<Int, String>()
-        let committed = Locked<Bool?>(nil)
+        let committed = SettleSignal<Bool>()
         let caller = Task {
             try await flight.run { commit in
                 _ = try? await loader.load(0)
-                do {
-                    try commit()
-                    committed.withLock { $0 = true }
-                } catch {
-                    committed.withLock { $0 = false }
-                }
+                committed.resolve((try? commit()) != nil)
                 return "done"
             }
         }
@@ -91,7 +86,6 @@ struct SingleFlightTests {
         await #expect(throws: CancellationError.self) { try await caller.value }
         #expect(!flight.isRunning)
         _ = loader.complete(call, returning: "")
-        while committed.withLock({ $0 }) == nil { await Task.yield() }
-        #expect(committed.withLock { $0 } == false)
+        #expect(await committed.wait() == false)
     }
 }

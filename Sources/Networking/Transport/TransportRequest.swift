@@ -42,9 +42,4 @@ public struct TransportRequest: Sendable, Hashable {
     public init(url: URL, validators: Validators = .none) {
         self.init(method: .get, url: url, validators: validators)
     }
-
-    /// The value of the header `name` (in any case), if the request has it.
-    public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
 }

@@ -158,7 +158,7 @@ extension KeyedRepository {
             let invalidations = channel.invalidationCount
             // NB: the fetch uses the channel until it ends, so a caller that comes while it
             // writes finds this channel (its write lock, its versions, this fetch), not a new one.
-            guard retainChannel(channel, for: key) else {
+            guard checkOutExistingChannel(for: key, being: channel) != nil else {
                 return .init(flight: flight, result: .failure(CancellationError()), invalidations: invalidations)
             }
             defer { checkInChannel(for: key) }

@@ -115,23 +115,14 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         channels.withLock { $0[key]?.channel }
     }
 
-    /// The channel of `key` if someone is using it, counted as used until
-    /// ``checkInChannel(for:)``; `nil` (and no channel made) when nobody is.
-    func checkOutExistingChannel(for key: Key) -> KeyChannel<Value>? {
+    /// The channel of `key` if someone is using it (and, with `expected`, if it is that one),
+    /// counted as used until ``checkInChannel(for:)``; `nil`, and no channel made, otherwise:
+    /// when everyone who used a channel is done it is dropped, and a later user gets a new one.
+    func checkOutExistingChannel(for key: Key, being expected: KeyChannel<Value>? = nil) -> KeyChannel<Value>? {
         channels.withLock { channels in
-            guard let (channel, users) = channels[key] else { return nil }
+            guard let (channel, users) = channels[key], expected.map({ $0 === channel }) ?? true else { return nil }
             channels[key] = (channel, users + 1)
             return channel
-        }
-    }
-
-    /// Counts one more use of `channel` while it is still the channel of `key`; `false` when it
-    /// was dropped (everyone who used it is done), and a later user of `key` gets a new one.
-    func retainChannel(_ channel: KeyChannel<Value>, for key: Key) -> Bool {
-        channels.withLock { channels in
-            guard let (current, users) = channels[key], current === channel else { return false }
-            channels[key] = (current, users + 1)
-            return true
         }
     }
 
