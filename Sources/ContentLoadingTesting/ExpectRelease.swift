@@ -29,10 +29,9 @@ public func expectRelease<Model, Input: Sendable, Output: Sendable>(
     do {
         _ = try await states.all(timeout: timeout)
     } catch is RecorderTimeout {
-        // NB: a model made with init(load:) is of the base type; its load holds it only weakly.
-        let subclassLoading = remaining.map {
-            $0.isLoading && type(of: $0) != ContentLoadingViewModel<Input, Output>.self
-        }
+        // NB: a model made with a load function (init(load:), init(loadPage:)) is held by its
+        // load only weakly; an overridden load holds it until it returns.
+        let subclassLoading = remaining.map { $0.isLoading && $0.loadsThroughItself }
         throw ModelNotReleased(model: description, timeout: timeout, isLoading: subclassLoading == true)
     }
 }

@@ -1,25 +1,24 @@
 /// Offset paging, the special case of cursor paging whose cursor is the offset of the next item.
 ///
-/// Override ``loadPage(_:offset:limit:)`` to return up to `limit` items from `offset` and,
-/// when the source knows it, the total count (which spares the request that would come back
-/// empty when the total is a multiple of the page size).
+/// Give it a `loadPage` function at init, or override ``loadPage(_:offset:limit:)``, to return
+/// up to `limit` items from `offset` and, when the source knows it, the total count (which
+/// spares the request that would come back empty when the total is a multiple of the page size).
 ///
 /// It pages both ways: pages sit at multiples of ``pageSize``, the previous page of the one at
 /// `offset` is at `offset - pageSize`, and a model can open in the middle by overriding
 /// ``initialOffset(for:)`` (the initial page is the one that holds that offset).
 ///
 /// ```swift
-/// final class ProductsModel: OffsetPagingListViewModel<String, Product> {
-///     nonisolated override func loadPage(_ query: String, offset: Int, limit: Int) async throws -> OffsetPage<Product> {
-///         let response = try await api.products(query, offset: offset, limit: limit)
-///         return OffsetPage(items: response.items, totalCount: response.total)
-///     }
+/// let model = OffsetPagingListViewModel<String, Product>(pageSize: 25) { query, offset, limit in
+///     let response = try await api.products(query, offset: offset, limit: limit)
+///     return OffsetPage(items: response.items, totalCount: response.total)
 /// }
-/// let model = ProductsModel(pageSize: 25)
 /// ```
 open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: PagingListViewModel<Input, Element, Int> {
     /// How many items a page requests.
     public let pageSize: Int
+    /// The `init(loadPage:)` function, or `nil` for a subclass that overrides ``loadPage(_:offset:limit:)``.
+    private let offsetOperation: (@Sendable (Input, Int, Int) async throws -> OffsetPage<Element>)?
 
     /// Creates an offset paging model; the other parameters are those of
     /// ``PagingListViewModel/init(refreshPolicy:lifetimeTrigger:initialInput:clock:prefetchDistance:pageWindow:deduplicatingBy:)``.
@@ -35,14 +34,51 @@ open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: Paging
     ) {
         precondition(pageSize > 0, "pageSize must be positive")
         self.pageSize = pageSize
+        self.offsetOperation = nil
         super.init(
             refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock,
             prefetchDistance: prefetchDistance, pageWindow: pageWindow, deduplicatingBy: deduplicatingBy)
     }
 
-    /// Loads up to `limit` items starting at `offset`. Override it; it runs off the main actor.
+    /// Creates an offset paging model that loads its pages with `loadPage(input, offset, limit)`
+    /// instead of an override: a `@Sendable` function, so it runs off the main actor, and the
+    /// model can be released while a page loads. The list opens at offset 0.
+    ///
+    /// The other parameters are those of
+    /// ``init(pageSize:refreshPolicy:lifetimeTrigger:initialInput:clock:prefetchDistance:pageWindow:deduplicatingBy:)``.
+    public init(
+        pageSize: Int = 25,
+        refreshPolicy: RefreshPolicy = .latestWins,
+        lifetimeTrigger: LifetimeTrigger? = nil,
+        initialInput: Input? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        prefetchDistance: Int = 5,
+        pageWindow: Int? = nil,
+        deduplicatingBy: (@Sendable (Element) -> any Hashable & Sendable)? = nil,
+        loadPage: @escaping @Sendable (Input, _ offset: Int, _ limit: Int) async throws -> OffsetPage<Element>
+    ) {
+        precondition(pageSize > 0, "pageSize must be positive")
+        self.pageSize = pageSize
+        self.offsetOperation = loadPage
+        super.init(
+            refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock,
+            prefetchDistance: prefetchDistance, pageWindow: pageWindow, deduplicatingBy: deduplicatingBy
+        ) { input, cursor in
+            let offset = cursor ?? 0
+            let page = try await loadPage(input, offset, pageSize)
+            return .offset(page.items, at: offset, limit: pageSize, totalCount: page.totalCount)
+        }
+    }
+
+    /// Loads up to `limit` items starting at `offset`. Override it as
+    /// `nonisolated override func loadPage(_:offset:limit:)`, so that it runs off the main
+    /// actor, or give the model a `loadPage` function at init instead.
     nonisolated open func loadPage(_ input: Input, offset: Int, limit: Int) async throws -> OffsetPage<Element> {
-        preconditionFailure("\(Self.self) must override loadPage(_:offset:limit:)")
+        guard let offsetOperation else {
+            preconditionFailure(
+                "\(Self.self) must override loadPage(_:offset:limit:) or be created with init(loadPage:)")
+        }
+        return try await offsetOperation(input, offset, limit)
     }
 
     /// The offset the list opens at for `input`: its initial page is the page that holds it.

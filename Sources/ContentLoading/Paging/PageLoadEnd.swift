@@ -20,6 +20,10 @@ final class PageLoadEnd<Element: Sendable, Cursor: Sendable> {
     }
 
     var activity: Activity = .idle
+    /// The number of the page load started last at this end: a load that was cancelled, or
+    /// overtaken by a later one at this end of the same list, finds its number stale and its
+    /// page, late, is not applied.
+    var loadNumber = 0
     /// The state last published (observers and ``states`` have seen it).
     var published = NextPageState.idle
     /// Shared with `deinit`, which is not on the main actor.

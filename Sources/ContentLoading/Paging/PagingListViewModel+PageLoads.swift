@@ -48,33 +48,39 @@ extension PagingListViewModel {
         let origin = list.origin
         let end = end(direction)
         setActivity(.loading(origin), at: direction)
+        end.loadNumber &+= 1
+        let load = PageLoad(direction: direction, number: end.loadNumber, origin: origin)
         let settle = SettleSignal<Void>()
         end.shared.settle.withLock { $0 = settle }
+        let loadPage = pageFunction
         let task = Task { [weak self] in
             defer { settle.resolve(()) }
             do {
-                guard let page = try await self?.loadPage(input, cursor: request.cursor), let self else { return }
-                self.add(try self.checked(page), requested: request, at: direction, of: origin)
+                let page = try await loadPage(input, request.cursor)
+                guard let self else { return }
+                self.add(try self.checked(page), requested: request, by: load)
             } catch {
-                self?.pageFailed(error, at: direction, of: origin)
+                self?.pageFailed(error, by: load)
             }
         }
         end.shared.task.withLock { $0 = task }
         return settle
     }
 
-    /// Adds `page` at `direction`'s end of the list loaded from `origin`, if that page is still
-    /// awaited there. When the page window drops pages from the other end, a page loading
-    /// there is cancelled: it would no longer join the list.
-    private func add(
-        _ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>, at direction: PagingDirection,
-        of origin: PagingOrigin
-    ) {
-        guard case .loading(let loading) = end(direction).activity, loading === origin,
-            var list = storedState.content, list.origin === origin
-        else {
-            return
-        }
+    /// Whether `load` is the page load in flight at its end: started last there, for the list
+    /// shown, and neither cancelled nor failed since.
+    private func isCurrent(_ load: PageLoad) -> Bool {
+        let end = end(load.direction)
+        guard case .loading(let loading) = end.activity, loading === load.origin else { return false }
+        return end.loadNumber == load.number
+    }
+
+    /// Adds `page` at its load's end of the list, if that load is still the one awaited there.
+    /// When the page window drops pages from the other end, a page loading there is cancelled:
+    /// it would no longer join the list.
+    private func add(_ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>, by load: PageLoad) {
+        let direction = load.direction
+        guard isCurrent(load), var list = storedState.content, list.origin === load.origin else { return }
         let droppedOtherEnd: Bool
         switch direction {
         case .next: droppedOtherEnd = list.append(page, requested: request, window: pageWindow, key: deduplicationKey)
@@ -87,10 +93,10 @@ extension PagingListViewModel {
         replaceContent(with: list)
     }
 
-    private func pageFailed(_ error: any Error, at direction: PagingDirection, of origin: PagingOrigin) {
-        guard case .loading(let loading) = end(direction).activity, loading === origin else { return }
+    private func pageFailed(_ error: any Error, by load: PageLoad) {
+        guard isCurrent(load) else { return }
         let isCancellation = error is CancellationError || Task.isCancelled
-        setActivity(isCancellation ? .idle : .failed(origin, error), at: direction)
+        setActivity(isCancellation ? .idle : .failed(load.origin, error), at: load.direction)
     }
 
     private func setActivity(_ activity: PageLoadEnd<Element, Cursor>.Activity, at direction: PagingDirection) {
@@ -117,4 +123,11 @@ extension NextPageState {
     var isFailed: Bool {
         if case .failed = self { true } else { false }
     }
+}
+
+/// One page load: the end it extends, its number there, and the list it was started for.
+private struct PageLoad: Sendable {
+    let direction: PagingDirection
+    let number: Int
+    let origin: PagingOrigin
 }

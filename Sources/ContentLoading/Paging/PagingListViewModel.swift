@@ -1,8 +1,9 @@
 import ContentLoadingSupport
 import Observation
 
-/// A list loaded page by page, in either direction: subclass it and override
-/// ``loadPage(_:cursor:)``.
+/// A list loaded page by page, in either direction: make it with a `loadPage` function
+/// (``init(refreshPolicy:lifetimeTrigger:initialInput:clock:prefetchDistance:pageWindow:deduplicatingBy:loadPage:)``),
+/// or subclass it and override ``loadPage(_:cursor:)``.
 ///
 /// ``ContentLoadingViewModel/refresh(_:)`` loads the initial page (cursor `nil`); the list
 /// already shown stays visible until that page arrives, then is replaced. ``loadNextPage()``
@@ -16,11 +17,9 @@ import Observation
 /// or a page window dropped pages from the start.
 ///
 /// ```swift
-/// final class FeedModel: PagingListViewModel<String, Post, String> {
-///     nonisolated override func loadPage(_ topic: String, cursor: String?) async throws -> Page<Post, String> {
-///         let response = try await api.posts(topic: topic, after: cursor)
-///         return Page(items: response.posts, nextCursor: response.next)
-///     }
+/// let model = PagingListViewModel<String, Post, String> { topic, cursor in
+///     let response = try await api.posts(topic: topic, after: cursor)   // off the main actor
+///     return Page(items: response.posts, nextCursor: response.next)
 /// }
 ///
 /// ForEach(model.items) { post in
@@ -44,6 +43,8 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     let nextEnd = PageLoadEnd<Element, Cursor>()
     /// The end before the first page.
     let previousEnd = PageLoadEnd<Element, Cursor>()
+    /// The `init(loadPage:)` function, or `nil` for a subclass that overrides ``loadPage(_:cursor:)``.
+    private let pageOperation: (@Sendable (Input, Cursor?) async throws -> Page<Element, Cursor>)?
     /// Built once: in a generic class a key path literal is built at run time on every use.
     lazy var nextPageStateKeyPath = \PagingListViewModel.nextPageState
     lazy var previousPageStateKeyPath = \PagingListViewModel.previousPageState
@@ -72,8 +73,48 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         self.prefetchDistance = prefetchDistance
         self.pageWindow = pageWindow
         self.deduplicationKey = deduplicatingBy.map(DeduplicationKey.init)
+        self.pageOperation = nil
         super.init(
             refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock)
+    }
+
+    /// Creates a paging model that loads its pages with `loadPage` instead of an override.
+    ///
+    /// `loadPage` is a `@Sendable` function, so it runs off the main actor and the compiler
+    /// checks that it reads no main-actor state. It is not a method of the model, so releasing
+    /// the model cancels the page loads in flight and the model goes at once.
+    ///
+    /// ```swift
+    /// let model = PagingListViewModel<String, Post, String>(prefetchDistance: 10) { topic, cursor in
+    ///     let response = try await api.posts(topic: topic, after: cursor)
+    ///     return Page(items: response.posts, nextCursor: response.next)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - loadPage: Loads one page, as ``loadPage(_:cursor:)`` describes: the initial page when
+    ///     the cursor is `nil`, otherwise the page at that cursor.
+    ///   - The other parameters are those of ``init(refreshPolicy:lifetimeTrigger:initialInput:clock:prefetchDistance:pageWindow:deduplicatingBy:)``.
+    public init(
+        refreshPolicy: RefreshPolicy = .latestWins,
+        lifetimeTrigger: LifetimeTrigger? = nil,
+        initialInput: Input? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        prefetchDistance: Int = 5,
+        pageWindow: Int? = nil,
+        deduplicatingBy: (@Sendable (Element) -> any Hashable & Sendable)? = nil,
+        loadPage: @escaping @Sendable (Input, Cursor?) async throws -> Page<Element, Cursor>
+    ) {
+        let key = deduplicatingBy.map(DeduplicationKey.init)
+        self.prefetchDistance = prefetchDistance
+        self.pageWindow = pageWindow
+        self.deduplicationKey = key
+        self.pageOperation = loadPage
+        super.init(
+            refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock
+        ) { input in
+            try Self.firstList(await loadPage(input, nil), input: input, key: key)
+        }
     }
 
     deinit {
@@ -82,8 +123,9 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     }
 
     /// Loads one page for `input`: the initial page when `cursor` is `nil`, otherwise the page
-    /// at `cursor` (a next or a previous cursor a page gave). Override it; it runs off the main
-    /// actor.
+    /// at `cursor` (a next or a previous cursor a page gave). Override it as
+    /// `nonisolated override func loadPage(_:cursor:)`, so that it runs off the main actor, or
+    /// give the model a `loadPage` function at init instead.
     ///
     /// The initial page need not be the first: a model that opens in the middle (today's
     /// messages) returns that page with a previous cursor, and ``loadPreviousPage()`` loads
@@ -91,13 +133,24 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     ///
     /// - Returns: The page's items and the cursors of the pages around it (`nil`: none that way).
     nonisolated open func loadPage(_ input: Input, cursor: Cursor?) async throws -> Page<Element, Cursor> {
-        preconditionFailure("\(Self.self) must override loadPage(_:cursor:)")
+        guard let pageOperation else {
+            preconditionFailure("\(Self.self) must override loadPage(_:cursor:) or be created with init(loadPage:)")
+        }
+        return try await pageOperation(input, cursor)
     }
 
     /// Loads the first page. Paging models override ``loadPage(_:cursor:)`` instead.
     public final override nonisolated func load(_ input: Input) async throws -> PagedList<Element, Cursor> {
-        let page = try checked(await loadPage(input, cursor: nil))
-        return PagedList(first: page, origin: PagingOrigin(input: input), key: deduplicationKey)
+        try Self.firstList(await loadPage(input, cursor: nil), input: input, key: deduplicationKey)
+    }
+
+    /// What loads the page at a cursor for the page loads at either end: the `init(loadPage:)`
+    /// function, or ``loadPage(_:cursor:)`` on the model, which it holds only for the call.
+    var pageFunction: @Sendable (Input, Cursor?) async throws -> Page<Element, Cursor> {
+        pageOperation ?? { [weak self] input, cursor in
+            guard let self else { throw CancellationError() }
+            return try await self.loadPage(input, cursor: cursor)
+        }
     }
 
     /// Cancels the page loads at either end when a refresh starts, and publishes their state
@@ -117,8 +170,21 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     /// `page`, when it holds each key once (with `deduplicatingBy:`), by the kit's rule for
     /// duplicate ids: a page that repeats a key fails with ``DuplicateIDError``.
     nonisolated func checked(_ page: Page<Element, Cursor>) throws -> Page<Element, Cursor> {
-        if let deduplicationKey { try DuplicateIDError.check(page.items) { deduplicationKey.value(of: $0).base } }
+        try Self.checked(page, key: deduplicationKey)
+    }
+
+    nonisolated static func checked(
+        _ page: Page<Element, Cursor>, key: DeduplicationKey<Element>?
+    ) throws -> Page<Element, Cursor> {
+        if let key { try DuplicateIDError.check(page.items) { key.value(of: $0).base } }
         return page
+    }
+
+    /// The list the initial `page` loaded for `input` starts.
+    nonisolated static func firstList(
+        _ page: Page<Element, Cursor>, input: Input, key: DeduplicationKey<Element>?
+    ) throws -> PagedList<Element, Cursor> {
+        PagedList(first: try checked(page, key: key), origin: PagingOrigin(input: input), key: key)
     }
 
     /// The items of every page loaded so far (an empty list before the first page).

@@ -109,6 +109,9 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     let lifetimeTrigger: LifetimeTrigger?
     @usableFromInline final let stopwatch: Stopwatch
     private let operation: (@Sendable (Input) async throws -> Output)?
+    /// Whether the model loads through a method of its own (an overridden ``load(_:)``), whose
+    /// call keeps the model alive until it returns, rather than through an `init(load:)` function.
+    package final var loadsThroughItself: Bool { operation == nil }
     private let retry: RetryPolicy
     /// The model, held weakly, as its load tasks hold it.
     @usableFromInline final lazy var weakReference = WeakReference(self)

@@ -25,6 +25,36 @@ struct PreviousPageTests {
         #expect(model.requests.withLock { $0.count } == 6)
     }
 
+    /// A page load cancelled when the window dropped pages at its end, whose loader ignores
+    /// the cancellation, answers late, after a new load started at that end: its page (for the
+    /// cursor before the drop) is not added, which would leave a gap in the list.
+    @Test func aCancelledPageThatAnswersLateIsNotAddedToTheNextLoadAtItsEnd() async throws {
+        let loader = ControlledLoader<PageRequest, Page<Item, Int>>(honorsCancellation: false)
+        let model = ControlledPager(loader: loader, pageWindow: 2)
+        func twoWay(_ range: Range<Int>) -> Page<Item, Int> {
+            Page(items: makeItems(range), previousCursor: range.lowerBound - 10, nextCursor: range.upperBound)
+        }
+        let first = model.refresh("q")
+        loader.complete(try await loader.call(0), returning: twoWay(50..<60))
+        _ = await first.settled()
+        model.loadPreviousPage()
+        let stale = try await loader.call(1)
+        #expect(stale.input.cursor == 40)
+        for (index, range) in [(2, 60..<70), (3, 70..<80)] {
+            let next = model.loadNextPage()
+            loader.complete(try await loader.call(index), returning: twoWay(range))
+            _ = await next.settled()
+        }
+        #expect(model.items.map(\.id) == Array(60..<80), "the window dropped 50..<60 and cancelled the previous page")
+        let previous = model.loadPreviousPage()
+        let current = try await loader.call(4)
+        #expect(current.input.cursor == nil, "the dropped page is reloaded as it was first requested")
+        loader.complete(stale, returning: twoWay(40..<50))
+        loader.complete(current, returning: twoWay(50..<60))
+        _ = await previous.settled()
+        #expect(model.items.map(\.id) == Array(50..<70), "the late page of the cancelled load was not added")
+    }
+
     @Test func previousAndNextPagesLoadIndependentlyEachSingleFlight() async throws {
         let loader = ControlledLoader<PageRequest, Page<Item, Int>>()
         let model = ControlledPager(loader: loader)
