@@ -22,7 +22,8 @@ let package = Package(
         .target(name: "Samples", dependencies: products),
         .testTarget(
             name: "SamplesTests",
-            dependencies: ["Samples", .product(name: "ContentLoadingTesting", package: kit)] + products,
+            dependencies: ["Samples", "MainActorByDefaultApp", .product(name: "ContentLoadingTesting", package: kit)]
+                + products,
             resources: [.copy("Fixtures"), .copy("contacts.json")]),
         // An app with Xcode 26's defaults for new projects: every declaration is main-actor
         // isolated unless it says otherwise, and nonisolated async functions run on the

@@ -22,9 +22,6 @@ public struct DemoPageFailure: Error, CustomStringConvertible {
 /// Pages through a catalog JSON file as a server would: each request reads the file and
 /// answers one slice of it, with the total count.
 public final class CatalogPager: OffsetPagingListViewModel<URL, CatalogItem> {
-    private let client = APIClient(transport: .fileSystem)
-    private let pageToFailOnce: Locked<Int?>
-
     /// Creates a pager.
     ///
     /// - Parameters:
@@ -32,22 +29,19 @@ public final class CatalogPager: OffsetPagingListViewModel<URL, CatalogItem> {
     ///   - failingOncePage: A 1-based page whose first request fails.
     ///   - pageWindow: Keep at most this many pages; `nil` keeps all.
     public init(pageSize: Int = 25, failingOncePage: Int? = nil, pageWindow: Int? = nil) {
-        pageToFailOnce = Locked(failingOncePage)
-        super.init(pageSize: pageSize, pageWindow: pageWindow)
-    }
-
-    /// The slice `offset..<offset + limit` of the catalog at `url`.
-    nonisolated public override func loadPage(_ url: URL, offset: Int, limit: Int) async throws -> OffsetPage<
-        CatalogItem
-    > {
-        let page = offset / limit + 1
-        let fails = pageToFailOnce.withLock { failing in
-            defer { if failing == page { failing = nil } }
-            return failing == page
+        let client = APIClient(transport: .fileSystem)
+        let pageToFailOnce = Locked(failingOncePage)
+        // The slice `offset..<offset + limit` of the catalog at `url`, loaded off the main actor.
+        super.init(pageSize: pageSize, pageWindow: pageWindow) { url, offset, limit in
+            let page = offset / limit + 1
+            let fails = pageToFailOnce.withLock { failing in
+                defer { if failing == page { failing = nil } }
+                return failing == page
+            }
+            if fails { throw DemoPageFailure(page: page) }
+            let all = try await client.fetch([CatalogItem].self, from: url)
+            let start = min(offset, all.count)
+            return OffsetPage(items: Array(all[start..<min(offset + limit, all.count)]), totalCount: all.count)
         }
-        if fails { throw DemoPageFailure(page: page) }
-        let all = try await client.fetch([CatalogItem].self, from: url)
-        let start = min(offset, all.count)
-        return OffsetPage(items: Array(all[start..<min(offset + limit, all.count)]), totalCount: all.count)
     }
 }

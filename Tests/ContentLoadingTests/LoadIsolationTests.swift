@@ -2,9 +2,10 @@ import ContentLoading
 import KitTestSupport
 import Testing
 
-/// A `load` written as the docs show (`nonisolated override`) runs off the main actor: it
-/// finishes while the main actor is busy. Written without `nonisolated`, it takes the model's
-/// main-actor isolation and waits for the main actor, which this check catches.
+/// A load written as the docs show (a function given to `super.init`, or a `nonisolated
+/// override`) runs off the main actor: it finishes while the main actor is busy. An override
+/// written without `nonisolated` takes the model's main-actor isolation and waits for the main
+/// actor, which this check catches.
 @Suite(.timeLimit(.minutes(1)))
 struct LoadIsolationTests {
     @Test func theReadmeSamplesLoadRunsOffTheMainActor() async {

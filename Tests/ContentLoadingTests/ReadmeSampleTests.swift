@@ -3,9 +3,11 @@ import Testing
 
 // NB: the README's opening sample, verbatim, so the first code a reader sees is known to run.
 final class GreetingModel: ContentLoadingViewModel<String, [String]> {
-    nonisolated override func load(_ name: String) async throws -> [String] {
-        guard !name.isEmpty else { throw GreetingError.noName }
-        return ["Hello, \(name)!"]
+    init() {
+        super.init { name in
+            guard !name.isEmpty else { throw GreetingError.noName }
+            return ["Hello, \(name)!"]
+        }
     }
 }
 

@@ -27,23 +27,33 @@ nonisolated struct ContactsAPI: Sendable {
     }
 }
 
-// A model is main-actor isolated, as it is anyway; its `load` says `nonisolated`, as everywhere.
+// A model is main-actor isolated, as it is anyway; the load function it hands to `super.init`
+// is `@Sendable` and runs off the main actor, written here as anywhere.
 final class ContactsModel: ContentLoadingViewModel<Void, [Contact]> {
-    let api: ContactsAPI
-
     init(api: ContactsAPI) {
-        self.api = api
-        super.init(lifetimeTrigger: .everyAppearance, retry: RetryPolicy(attempts: 3))
-    }
-
-    nonisolated override func load(_ input: Void) async throws -> [Contact] {
-        try await api.contacts()
+        super.init(lifetimeTrigger: .everyAppearance, retry: RetryPolicy(attempts: 3)) { _ in
+            try await api.contacts()
+        }
     }
 }
 
 final class FeedModel: PagingListViewModel<Void, Contact, Int> {
-    nonisolated override func loadPage(_ input: Void, cursor: Int?) async throws -> Page<Contact, Int> {
-        Page(items: [], nextCursor: nil)
+    init() {
+        super.init { _, _ in Page(items: [], nextCursor: nil) }
+    }
+}
+
+// An overridden load says `nonisolated`, as everywhere.
+final class OverridingModel: ContentLoadingViewModel<Void, [Contact]> {
+    let api: ContactsAPI
+
+    init(api: ContactsAPI) {
+        self.api = api
+        super.init()
+    }
+
+    nonisolated override func load(_ input: Void) async throws -> [Contact] {
+        try await api.contacts()
     }
 }
 
@@ -61,4 +71,12 @@ func showContacts(api: ContactsAPI) async {
     let model = ContactsModel(api: api)
     let state = await model.refresh().completed()
     print(state)
+}
+
+/// The actor a load function written with this app's settings ran on, as its `#isolation`
+/// says (the tests check that it is none: the function's type is the kit's, `@Sendable` and
+/// nonisolated, so it runs on no actor however the app's defaults are set).
+public func theActorALoadFunctionRanOn() async -> String? {
+    let model = ContentLoadingViewModel<Void, String?> { _ in (#isolation).map { "\(type(of: $0))" } }
+    return await model.refresh().completed().content ?? "no value"
 }

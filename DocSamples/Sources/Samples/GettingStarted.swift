@@ -32,15 +32,10 @@ public enum GettingStarted {
 
     // sample: Sources/ContentLoading/ContentLoading.docc/GettingStarted.md#1
     final class ContactsModel: ContentLoadingViewModel<Void, [Contact]> {
-        let api: ContactsAPI
-
         init(api: ContactsAPI) {
-            self.api = api
-            super.init(lifetimeTrigger: .everyAppearance)
-        }
-
-        nonisolated override func load(_ input: Void) async throws -> [Contact] {
-            try await api.contacts().sorted { $0.order < $1.order }
+            super.init(lifetimeTrigger: .everyAppearance) { _ in
+                try await api.contacts().sorted { $0.order < $1.order }
+            }
         }
     }
     // end sample

@@ -16,14 +16,11 @@ public enum Paging {
 
     // sample: Sources/ContentLoading/ContentLoading.docc/Paging.md#1
     final class FeedModel: PagingListViewModel<String, Post, String> {
-        let api: FeedAPI
         init(api: FeedAPI) {
-            self.api = api
-            super.init(prefetchDistance: 5, deduplicatingBy: { $0.id })
-        }
-        nonisolated override func loadPage(_ topic: String, cursor: String?) async throws -> Page<Post, String> {
-            let response = try await api.posts(topic: topic, after: cursor)
-            return Page(items: response.posts, nextCursor: response.next)
+            super.init(prefetchDistance: 5, deduplicatingBy: { $0.id }) { topic, cursor in
+                let response = try await api.posts(topic: topic, after: cursor)
+                return Page(items: response.posts, nextCursor: response.next)
+            }
         }
     }
     // end sample

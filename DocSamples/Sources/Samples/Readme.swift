@@ -3,12 +3,15 @@ import ContentLoading
 
 public enum Readme {
     // sample: README.md#1
-    /// Greets people; `load` stands in for a network call and runs off the main actor
-    /// (`nonisolated`: without it, an override takes the model's main-actor isolation).
+    /// Greets people. Its load, which stands in for a network call, is a `@Sendable` function
+    /// given to `super.init`: it runs off the main actor, and the compiler checks that it touches
+    /// no main-actor state.
     final class GreetingModel: ContentLoadingViewModel<String, [String]> {
-        nonisolated override func load(_ name: String) async throws -> [String] {
-            guard !name.isEmpty else { throw GreetingError.noName }
-            return ["Hello, \(name)!"]
+        init() {
+            super.init { name in
+                guard !name.isEmpty else { throw GreetingError.noName }
+                return ["Hello, \(name)!"]
+            }
         }
     }
 

@@ -16,15 +16,12 @@ public enum SwiftUIArticle {
 
     // sample: Sources/ContentLoading/ContentLoading.docc/SwiftUI.md#1
     final class FeedModel: PagingListViewModel<String, Post, String> {
-        let api: FeedAPI
         init(api: FeedAPI) {
-            self.api = api
             super.init(lifetimeTrigger: LifetimeTrigger(refreshOn: .willAppear, unlessYoungerThan: .seconds(60)),
-                       initialInput: "swift", deduplicatingBy: { $0.id })
-        }
-        nonisolated override func loadPage(_ topic: String, cursor: String?) async throws -> Page<Post, String> {
-            let response = try await api.posts(topic: topic, after: cursor)
-            return Page(items: response.posts, nextCursor: response.next)
+                       initialInput: "swift", deduplicatingBy: { $0.id }) { topic, cursor in
+                let response = try await api.posts(topic: topic, after: cursor)
+                return Page(items: response.posts, nextCursor: response.next)
+            }
         }
     }
 

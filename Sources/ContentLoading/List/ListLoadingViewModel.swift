@@ -1,13 +1,11 @@
 /// A ``ContentLoadingViewModel`` whose content is a list: `empty` means no items.
 ///
-/// Subclass it like its superclass, overriding ``ContentLoadingViewModel/load(_:)`` to return
-/// the items. It adds safe item access and the difference between the previous and the new
-/// list, for animating table and collection updates:
+/// Make it like its superclass, with a load function that returns the items (or a subclass
+/// that overrides ``ContentLoadingViewModel/load(_:)``). It adds safe item access and the
+/// difference between the previous and the new list, for animating table and collection updates:
 ///
 /// ```swift
-/// final class InboxModel: ListLoadingViewModel<Void, Message> {
-///     nonisolated override func load(_ input: Void) async throws -> [Message] { try await api.inbox() }
-/// }
+/// let model = ListLoadingViewModel<Void, Message> { _ in try await api.inbox() }
 ///
 /// model.item(at: 99)             // nil when out of range, never a trap
 /// model.itemDifferenceByID       // insertions and removals since the previous list

@@ -3,19 +3,18 @@ import Observation
 
 /// A main-actor view model that loads content and moves through a ``ContentLoadingState``.
 ///
-/// Subclass it and override ``load(_:)`` (one value per refresh) or ``producer(for:)``
-/// (several values per refresh, such as a store observation), and optionally ``isEmpty(_:)``.
-/// Bind the UI to ``state`` or ``content``; call ``refresh(_:)`` to load.
+/// Give it the function that loads one value per refresh
+/// (``init(refreshPolicy:lifetimeTrigger:initialInput:clock:retry:load:)``), directly or from a
+/// subclass's `init`; or subclass it and override ``load(_:)``, or ``producer(for:)`` for several
+/// values per refresh (such as a store observation), and optionally ``isEmpty(_:)``. Bind the UI
+/// to ``state`` or ``content``; call ``refresh(_:)`` to load.
 ///
 /// ```swift
 /// final class ContactsModel: ContentLoadingViewModel<Void, [Contact]> {
-///     let api: ContactsAPI
 ///     init(api: ContactsAPI) {
-///         self.api = api
-///         super.init(lifetimeTrigger: .everyAppearance)
-///     }
-///     nonisolated override func load(_ input: Void) async throws -> [Contact] {
-///         try await api.contacts()            // runs off the main actor
+///         super.init(lifetimeTrigger: .everyAppearance) { _ in
+///             try await api.contacts()        // @Sendable: runs off the main actor
+///         }
 ///     }
 /// }
 ///
@@ -35,9 +34,10 @@ import Observation
 ///
 /// ## Lifetime of the model
 /// Releasing the model cancels its running load and finishes its streams. Its load task
-/// holds the model only weakly, so a model whose ``producer(for:)`` captures what it needs
-/// rather than `self` (or one made with ``init(refreshPolicy:lifetimeTrigger:initialInput:clock:retry:load:)``)
-/// deinitialises even while a load is in flight. An overridden ``load(_:)`` is a method call
+/// holds the model only weakly, so a model made with a load function
+/// (``init(refreshPolicy:lifetimeTrigger:initialInput:clock:retry:load:)``, from a subclass too),
+/// or whose ``producer(for:)`` captures what it needs rather than `self`, deinitialises even
+/// while a load is in flight. An overridden ``load(_:)`` is a method call
 /// on the model, and like every method call it keeps the model alive until it returns; its
 /// result is then discarded.
 @MainActor
@@ -156,10 +156,13 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
         self.retry = retry
     }
 
-    /// Creates a model that loads with `load` instead of an override.
+    /// Creates a model that loads with `load` instead of an override: the style the docs lead
+    /// with, directly or from a subclass's `init` (`super.init { input in … }`).
     ///
-    /// `load` runs off the main actor and is not a method of the model, so the model can
-    /// be released (and its load cancelled) while a load is in flight.
+    /// `load` is `@Sendable`, so the compiler checks that it captures only `Sendable` values and
+    /// touches no main-actor state, and it runs off the main actor however it is written. It is
+    /// not a method of the model, so the model can be released (and its load cancelled) while a
+    /// load is in flight.
     ///
     /// ```swift
     /// let model = ContentLoadingViewModel<String, [Result]> { query in try await api.search(query) }
@@ -191,7 +194,8 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
     /// class's main-actor isolation, so its synchronous work (decoding, sorting) runs on the main
     /// actor and stalls the UI. With it, the compiler checks that the load touches no main-actor
     /// state. ``init(refreshPolicy:lifetimeTrigger:initialInput:clock:retry:load:)`` takes a
-    /// closure instead, which is nonisolated without anything to remember.
+    /// function instead, which is nonisolated without anything to remember and does not keep
+    /// the model alive while it runs, as an overridden `load` does.
     ///
     /// A `CancellationError` thrown here is not a failure: the state returns to what it was.
     ///

@@ -20,12 +20,12 @@ public final class SellerContactsLoader: ContentLoadingViewModel<Void, [SellerCo
         apiManager: SellerContactsAPIManager, lifetimeTrigger: LifetimeTrigger? = nil, retry: RetryPolicy = .never
     ) {
         self.apiManager = apiManager
-        super.init(lifetimeTrigger: lifetimeTrigger, retry: retry)
-    }
-
-    /// Fetches the contacts and sorts them by `order` (stable for equal orders).
-    nonisolated public override func load(_ input: Void) async throws -> [SellerContacts] {
-        try await apiManager.sellerContacts().sortedByOrder()
+        // NB: a load function, not an override: it runs off the main actor as the compiler
+        // checks, and releasing the loader cancels a load in flight.
+        super.init(lifetimeTrigger: lifetimeTrigger, retry: retry) { _ in
+            // Fetches the contacts and sorts them by `order` (stable for equal orders).
+            try await apiManager.sellerContacts().sortedByOrder()
+        }
     }
 }
 
