@@ -44,8 +44,17 @@ open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: Paging
     /// instead of an override: a `@Sendable` function, so it runs off the main actor, and the
     /// model can be released while a page loads. The list opens at offset 0.
     ///
-    /// The other parameters are those of
-    /// ``init(pageSize:refreshPolicy:lifetimeTrigger:initialInput:clock:prefetchDistance:pageWindow:deduplicatingBy:)``.
+    /// - Parameters:
+    ///   - pageSize: How many items a page requests. Defaults to 25.
+    ///   - refreshPolicy: What a refresh does while the first page loads.
+    ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
+    ///   - initialInput: The input lifetime refreshes use before the first refresh.
+    ///   - clock: The clock that measures the content's age.
+    ///   - prefetchDistance: How close to the end the next page starts loading. Defaults to 5.
+    ///   - pageWindow: Keep at most this many pages, dropping the oldest (for endless feeds).
+    ///   - deduplicatingBy: A key under which an item already in the list is skipped when pages
+    ///     overlap; `nil` keeps every item.
+    ///   - loadPage: Loads up to `limit` items from `offset` for the input.
     public init(
         pageSize: Int = 25,
         refreshPolicy: RefreshPolicy = .latestWins,

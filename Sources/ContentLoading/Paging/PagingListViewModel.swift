@@ -92,9 +92,16 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     /// ```
     ///
     /// - Parameters:
+    ///   - refreshPolicy: What a refresh does while the first page loads.
+    ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
+    ///   - initialInput: The input lifetime refreshes use before the first refresh.
+    ///   - clock: The clock that measures the content's age.
+    ///   - prefetchDistance: How close to the end the next page starts loading. Defaults to 5.
+    ///   - pageWindow: Keep at most this many pages, dropping the oldest (for endless feeds).
+    ///   - deduplicatingBy: A key under which an item already in the list is skipped when pages
+    ///     overlap; `nil` keeps every item.
     ///   - loadPage: Loads one page, as ``loadPage(_:cursor:)`` describes: the initial page when
     ///     the cursor is `nil`, otherwise the page at that cursor.
-    ///   - The other parameters are those of ``init(refreshPolicy:lifetimeTrigger:initialInput:clock:prefetchDistance:pageWindow:deduplicatingBy:)``.
     public init(
         refreshPolicy: RefreshPolicy = .latestWins,
         lifetimeTrigger: LifetimeTrigger? = nil,
