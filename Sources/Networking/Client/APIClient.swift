@@ -21,17 +21,22 @@ public struct APIClient: Sendable {
     public var transport: Transport
     /// How the body is decoded. Called off the caller's actor.
     public var makeDecoder: @Sendable () -> JSONDecoder
+    /// How a request's body is encoded (see ``send(_:)``). Called off the caller's actor.
+    public var makeEncoder: @Sendable () -> JSONEncoder
 
     /// Creates a client.
     ///
     /// - Parameters:
     ///   - transport: Where the bytes come from. Defaults to ``Transport/standard(limits:configuration:)``.
     ///   - makeDecoder: Makes the decoder for each response (a `JSONDecoder` is not `Sendable`).
+    ///   - makeEncoder: Makes the encoder for each request body sent with ``send(_:)``.
     public init(
-        transport: Transport = .standard(), makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }
+        transport: Transport = .standard(), makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
+        makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }
     ) {
         self.transport = transport
         self.makeDecoder = makeDecoder
+        self.makeEncoder = makeEncoder
     }
 
     /// Loads `url` and decodes it as `type`.
@@ -83,17 +88,25 @@ public struct APIClient: Sendable {
     }
 
     /// Sends `request` and checks the status (a 304 passes when the request had validators)
-    /// and that a 2xx body is not empty. Errors name the URL the response came from (the last
-    /// one, after redirects) and, for a status, carry the server's `Retry-After`.
-    private func checkedResponse(to request: TransportRequest) async throws -> TransportResponse {
+    /// and, unless `allowsEmptyBody`, that a 2xx body is not empty. Errors name the URL the
+    /// response came from (the last one, after redirects) and, for a status, carry the server's
+    /// `Retry-After`; a 409 or 412 to a request that writes is a conflict, with the body.
+    func checkedResponse(to request: TransportRequest, allowsEmptyBody: Bool = false) async throws
+        -> TransportResponse
+    {
         let response = try await transport.send(request)
         if response.statusCode == 304, !request.validators.isEmpty { return response }
         if let status = response.statusCode, !(200..<300).contains(status) {
+            if !request.method.isRead, status == 409 || status == 412 {
+                throw APIError.conflict(
+                    url: response.url, status: status, body: response.body.isEmpty ? nil : response.body,
+                    entityTag: response.header("ETag"))
+            }
             throw APIError.httpStatus(
                 url: response.url, status: status, body: Self.snippet(of: response.body),
                 retryAfter: response.header("Retry-After").flatMap { RetryAfter.delay($0, now: Date()) })
         }
-        guard !response.body.isEmpty else { throw APIError.emptyBody(url: response.url) }
+        guard allowsEmptyBody || !response.body.isEmpty else { throw APIError.emptyBody(url: response.url) }
         return response
     }
 

@@ -9,7 +9,7 @@ import Foundation
 /// // HTTP 404 from http://127.0.0.1:8080/contacts
 /// // JSON at file:///…/contacts.json: expected String at $[3].phone, found a number
 /// ```
-public enum APIError: Error, Sendable, Hashable {
+public indirect enum APIError: Error, Sendable, Hashable {
     /// The server answered with a status outside 200–299, with the start of its body and,
     /// when it sent `Retry-After`, how long it asked to wait.
     case httpStatus(url: URL, status: Int, body: String?, retryAfter: Duration? = nil)
@@ -40,6 +40,17 @@ public enum APIError: Error, Sendable, Hashable {
     /// The JSON is valid but not of the expected shape: at `path` (a JSON path such as
     /// `$[3].phone`) the decoder expected `expected`.
     case decoding(url: URL, path: String, expected: String, reason: String)
+    /// A request's body could not be encoded as JSON (at `path`, a JSON path); nothing was sent.
+    case encoding(url: URL, path: String, reason: String)
+    /// A write was refused because the resource is not in the state it expected: `412
+    /// Precondition Failed` (its `If-Match` named an ETag the resource no longer has) or `409
+    /// Conflict`. `body` is the server's current representation when it sent one (decode it
+    /// with ``APIClient/decode(_:from:url:)``), `entityTag` its current ETag.
+    case conflict(url: URL, status: Int, body: Data?, entityTag: String?)
+    /// A request sent by ``APIClient/send(_:)`` with a method other than `GET` failed: its
+    /// method, whether it was safe to send again (``APIRequest/isRepeatable``), and the failure.
+    /// Its message names the method; it is transient only when the request is repeatable.
+    case request(method: HTTPMethod, isRepeatable: Bool, failure: APIError)
 
     /// The URL the failure is about.
     public var url: URL {
@@ -48,9 +59,22 @@ public enum APIError: Error, Sendable, Hashable {
             .bodyTooLarge(let url, _), .redirectRefused(let url, _), .transport(let url, _),
             .fileNotFound(let url, _), .fileUnreadable(let url, _, _), .unsupportedScheme(let url),
             .unsupportedMethod(_, let url),
-            .malformedJSON(let url, _), .decoding(let url, _, _, _):
+            .malformedJSON(let url, _), .decoding(let url, _, _, _), .encoding(let url, _, _),
+            .conflict(let url, _, _, _):
             url
+        case .request(_, _, let failure): failure.url
         }
+    }
+
+    /// The method of the request that failed: `GET` unless this is a
+    /// ``request(method:isRepeatable:failure:)``.
+    public var method: HTTPMethod {
+        if case .request(let method, _, _) = self { method } else { .get }
+    }
+
+    /// What failed, seen through a ``request(method:isRepeatable:failure:)``.
+    public var failure: APIError {
+        if case .request(_, _, let failure) = self { failure.failure } else { self }
     }
 }
 
@@ -91,6 +115,13 @@ extension APIError: LocalizedError, CustomStringConvertible {
             "malformed JSON at \(url.redactedForDisplay): \(reason)"
         case .decoding(let url, let path, let expected, let reason):
             "unexpected JSON at \(url.redactedForDisplay): expected \(expected) at \(path): \(reason)"
+        case .encoding(let url, let path, let reason):
+            "cannot encode the body for \(url.redactedForDisplay) as JSON at \(path): \(reason)"
+        case .conflict(let url, let status, let body, _):
+            "HTTP \(status) from \(url.redactedForDisplay): conflict, the resource is not as the request expected"
+                + (body.flatMap { APIClient.snippet(of: $0) }.map { ": \($0)" } ?? "")
+        case .request(let method, _, let failure):
+            "\(method) request failed: \(failure.message)"
         }
     }
 

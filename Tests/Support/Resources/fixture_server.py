@@ -25,6 +25,17 @@ Routes:
   /long-utf8/<n>     500 with a body of n "é" characters (2 bytes each)
   /short-length      200 announcing 5 bytes of a longer JSON body
   /content-length/<n> 200 announcing <n> bytes (any text), sends "[]" and closes
+  /records/<name>    a JSON record store with ETags ("v<version>"): GET (304 to a matching
+                     If-None-Match), PUT (creates or replaces), PATCH (merges an object), DELETE
+                     (204), POST /records/<collection> (creates <collection>/<n>, 201 with the
+                     record and its "id"). A write whose If-Match names another ETag, or any ETag
+                     of a record that does not exist, is 412 with the current record and ETag.
+                     A write with an Idempotency-Key already seen answers the first answer again
+                     and changes nothing.
+  /record-writes/<collection>
+                     how many writes were applied under <collection> (as JSON)
+  /flaky/<key>/<n>/<status>/echo (any write method)
+                     the first <n> writes for <key> answer <status>, later ones echo
 """
 import email.utils
 import gzip
@@ -68,11 +79,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.send_body(200, json.dumps(answer).encode())
 
     def do_write(self):
-        """POST, PUT, PATCH and DELETE: /echo answers what was sent, /status/204 has no content."""
+        """POST, PUT, PATCH and DELETE: /echo answers what was sent, /status/204 has no content,
+        /records/… writes the record store, /flaky/… fails the first writes."""
         route = self.path.split("?")[0].strip("/")
-        length = int(self.headers.get("Content-Length") or 0)
         if route == "echo":
             return self.echo()
+        if route.startswith("records/"):
+            return self.write_record(route[len("records/"):])
+        if route.startswith("flaky/") and route.endswith("/echo"):
+            key, failures, status, _ = route[len("flaky/"):].split("/", 3)
+            with lock:
+                flaky[key] = flaky.get(key, 0) + 1
+                attempt = flaky[key]
+            if attempt > int(failures):
+                return self.echo()
+            self.read_body()
+            return self.send_body(int(status), ('{"error": "status %s"}' % status).encode())
+        length = int(self.headers.get("Content-Length") or 0)
         if length:
             self.rfile.read(length)
         if route == "status/204":
@@ -82,6 +105,100 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.send_body(405, b'{"error": "method not allowed"}')
 
     do_POST = do_PUT = do_PATCH = do_DELETE = do_write
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def send_record(self, status, name, extra=None):
+        """Answers with record <name> (its JSON and ETag), or with no body when it is gone."""
+        headers = dict(extra or {})
+        record = records.get(name)
+        body = b""
+        if record is not None:
+            headers["ETag"] = '"v%d"' % record[0]
+            body = record[1]
+        self.send_response(status)
+        for header, value in headers.items():
+            self.send_header(header, value)
+        if body or status != 204:
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        return status, headers, body
+
+    def write_record(self, name):
+        body = self.read_body()
+        key = self.headers.get("Idempotency-Key")
+        with lock:
+            if key is not None and key in answered:
+                status, headers, answer = answered[key]
+                self.send_response(status)
+                for header, value in headers.items():
+                    self.send_header(header, value)
+                self.send_header("Idempotent-Replay", "true")
+                if answer or status != 204:
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+                return
+            answer = self.apply_write(name, body)
+            if key is not None:
+                answered[key] = answer
+
+    def apply_write(self, name, body):
+        """Applies one write to the record store (under the lock) and answers it."""
+        collection = name.split("/")[0]
+        if self.command == "POST":
+            counters[collection] = counters.get(collection, 0) + 1
+            name = "%s/%d" % (name.strip("/"), counters[collection])
+            record = json.loads(body or b"{}")
+            record["id"] = counters[collection]
+            records[name] = (1, json.dumps(record).encode())
+            writes[collection] = writes.get(collection, 0) + 1
+            return self.send_record(201, name, {"Location": "/records/" + name})
+        current = records.get(name)
+        expected = self.headers.get("If-Match")
+        if expected is not None:
+            tags = [tag.strip() for tag in expected.split(",")]
+            if current is None or ('"v%d"' % current[0] not in tags and "*" not in tags):
+                return self.send_record(412, name)
+        if self.command == "DELETE":
+            if current is None:
+                return self.send_body(404, b'{"error": "no such record"}')
+            del records[name]
+            writes[collection] = writes.get(collection, 0) + 1
+            return self.send_record(204, name)
+        if self.command == "PATCH":
+            if current is None:
+                return self.send_body(404, b'{"error": "no such record"}')
+            merged = json.loads(current[1])
+            merged.update(json.loads(body or b"{}"))
+            body = json.dumps(merged).encode()
+        version = current[0] + 1 if current else 1
+        records[name] = (version, body)
+        writes[collection] = writes.get(collection, 0) + 1
+        return self.send_record(200 if current else 201, name)
+
+    def read_record(self, name):
+        with lock:
+            record = records.get(name)
+        if record is None:
+            return self.send_body(404, b'{"error": "no such record"}')
+        etag = '"v%d"' % record[0]
+        if etag in [tag.strip() for tag in self.headers.get("If-None-Match", "").split(",")]:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(record[1])))
+        self.send_header("ETag", etag)
+        self.end_headers()
+        self.wfile.write(record[1])
 
     def send_fixture(self, name):
         path = os.path.realpath(os.path.join(self.server.root, name))
@@ -117,6 +234,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send_fixture(rest)
             if route == "echo":
                 return self.echo()
+            if route == "records":
+                return self.read_record(rest)
+            if route == "record-writes":
+                with lock:
+                    return self.send_body(200, str(writes.get(rest, 0)).encode())
             if route == "flaky":
                 key, failures, status, name = rest.split("/", 3)
                 with lock:
@@ -229,6 +351,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 bombs = {}
 tags = {}
+records = {}   # name -> (version, JSON body)
+counters = {}  # collection -> the last id POST gave
+writes = {}    # collection -> writes applied
+answered = {}  # Idempotency-Key -> (status, headers, body) of its first answer
 
 
 def validators(path):
