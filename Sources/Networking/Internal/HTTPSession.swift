@@ -55,14 +55,12 @@ final class HTTPSession: Sendable {
         if let load = LoadDeadline.current, load.end - .now < limit {
             (limit, shown) = (load.end - .now, load.duration)
         }
-        // NB: a deadline, not synchronisation: it ends a load still running when it passes. A
-        // Dispatch timer rather than a sleeping task, so it fires on time even when every thread
-        // of the cooperative pool is busy (an app's blocking work, a loaded test run).
-        let deadline = DispatchWorkItem { [shown] in
+        let deadline = Task { [limit, shown] in
+            // NB: a deadline, not synchronisation: it ends a load still running when it passes.
+            try await Task.sleep(for: max(limit, .zero))
             exchange.abandon(with: APIError.deadlineExceeded(url: url, after: shown))
             task.cancel()
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(limit, .zero).seconds, execute: deadline)
         defer { deadline.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
