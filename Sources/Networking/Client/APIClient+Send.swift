@@ -21,11 +21,13 @@ extension APIClient {
         async throws -> Response
     {
         let response = try await send(request)
-        return try request.naming {
-            if response.body.isEmpty, let none = (Response.self as? any ExpressibleByNilLiteral.Type) {
-                if let none = none.init(nilLiteral: ()) as? Response { return none }
+        return try await request.naming {
+            guard !response.body.isEmpty else {
+                // NB: an optional type (`Contact?`) is the one that can say "no value".
+                let none = (Response.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ())
+                guard let none = none as? Response else { throw APIError.emptyBody(url: response.url) }
+                return none
             }
-            guard !response.body.isEmpty else { throw APIError.emptyBody(url: response.url) }
             return try decode(type, from: response.body, url: response.url)
         }
     }
@@ -40,9 +42,8 @@ extension APIClient {
     /// - Throws: ``APIError`` as ``send(_:as:)`` does.
     @discardableResult
     public func send(_ request: APIRequest) async throws -> TransportResponse {
-        let transportRequest = try request.naming { try self.transportRequest(for: request) }
-        return try await request.naming {
-            try await checkedResponse(to: transportRequest, allowsEmptyBody: true)
+        try await request.naming {
+            try await checkedResponse(to: transportRequest(for: request), allowsEmptyBody: true)
         }
     }
 
@@ -71,15 +72,6 @@ extension APIRequest {
     func naming<Value>(_ body: () async throws -> Value) async throws -> Value {
         do {
             return try await body()
-        } catch let error as APIError where method != .get {
-            throw APIError.request(method: method, isRepeatable: isRepeatable, failure: error)
-        }
-    }
-
-    /// Runs `body`, naming this request's method in an ``APIError`` it throws (unless `GET`).
-    func naming<Value>(_ body: () throws -> Value) throws -> Value {
-        do {
-            return try body()
         } catch let error as APIError where method != .get {
             throw APIError.request(method: method, isRepeatable: isRepeatable, failure: error)
         }
