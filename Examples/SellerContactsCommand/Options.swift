@@ -21,6 +21,9 @@ public struct Options: Sendable, Equatable {
     /// How many times a transient failure (a timeout, a lost connection, HTTP 408, 429 or 5xx
     /// but 501) is tried again.
     public var retries = 0
+    /// Headers sent with every http(s) request (`Authorization: Bearer …`), in the order
+    /// given. Their values are never printed.
+    public var headers: [RequestHeader] = []
     /// Print the help and exit.
     public var showHelp = false
 
@@ -30,6 +33,7 @@ public struct Options: Sendable, Equatable {
     /// The help text.
     public static let help = """
         USAGE: seller-contacts [--url URL] [--timeout SECONDS] [--deadline SECONDS] [--retries N]
+                              [--header 'NAME: VALUE']...
                               [--database PATH [--offline]]
                               [--cache PATH [--policy POLICY]]
 
@@ -61,6 +65,10 @@ public struct Options: Sendable, Equatable {
                                429, 500, 502, 503 or 504, waiting longer each time
                                (at least what a Retry-After asks). Each attempt is
                                shown.
+          --header 'NAME: VALUE'
+                               Send this header with every http(s) request, e.g.
+                               'Authorization: Bearer TOKEN' (repeatable). Values
+                               are never printed, not even in errors.
           --database PATH      Keep the contacts in the SQLite database at PATH
                                (created when missing) and show them from it.
           --offline            With --database: show the stored contacts, no sync.
@@ -111,6 +119,8 @@ public struct Options: Sendable, Equatable {
                     throw UsageError(message: "--retries needs a whole number from 0 to 10, got '\(value)'")
                 }
                 options.retries = retries
+            case "--header":
+                options.headers.append(try RequestHeader(parsing: value(after: argument, in: &remaining)))
             case "--database":
                 options.databasePath = try value(after: argument, in: &remaining)
             case "--offline":

@@ -33,7 +33,8 @@ public enum SellerContactsCommand {
         let urlStore: any SellerContactsURLStore =
             options.url.map(FixedSellerContactsURLStore.init) ?? BundledSellerContactsURLStore()
         let limits = TransportLimits(idleTimeout: options.timeout, deadline: options.deadline)
-        let client = APIClient(transport: .standard(limits: limits))
+        let adapter = options.headers.isEmpty ? nil : RequestHeaderAdapter(headers: options.headers)
+        let client = APIClient(transport: .standard(limits: limits), adapter: adapter)
         let apiManager = SellerContactsAPIManager(urlStore: urlStore, client: client)
         console.write("source: \(urlStore.sellerContactsURL.redactedForDisplay.escapingControlCharacters)\n")
         let retry = retryPolicy(retries: options.retries, deadline: options.deadline, console: console)

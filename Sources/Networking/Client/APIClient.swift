@@ -23,18 +23,26 @@ public struct APIClient: Sendable {
     public var makeDecoder: @Sendable () -> JSONDecoder
     /// How a request's body is encoded (see ``send(_:)``). Called off the caller's actor.
     public var makeEncoder: @Sendable () -> JSONEncoder
+    /// What adds credentials to every request and renews them after a `401`; `nil` for none.
+    public var adapter: (any RequestAdapter)?
+    /// The adapter's refreshes, shared by every copy of this client.
+    let credentialRefresh = CredentialRefresh()
 
     /// Creates a client.
     ///
     /// - Parameters:
     ///   - transport: Where the bytes come from. Defaults to ``Transport/standard(limits:configuration:)``.
+    ///   - adapter: Adds credentials to every request, and renews them once for all the
+    ///     requests a server refuses at the same time with `401` (see ``RequestAdapter``).
     ///   - makeDecoder: Makes the decoder for each response (a `JSONDecoder` is not `Sendable`).
     ///   - makeEncoder: Makes the encoder for each request body sent with ``send(_:)``.
     public init(
-        transport: Transport = .standard(), makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
+        transport: Transport = .standard(), adapter: (any RequestAdapter)? = nil,
+        makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
         makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }
     ) {
         self.transport = transport
+        self.adapter = adapter
         self.makeDecoder = makeDecoder
         self.makeEncoder = makeEncoder
     }
@@ -94,7 +102,7 @@ public struct APIClient: Sendable {
     func checkedResponse(to request: TransportRequest, allowsEmptyBody: Bool = false) async throws
         -> TransportResponse
     {
-        let response = try await transport.send(request)
+        let response = try await authenticatedResponse(to: request)
         if response.statusCode == 304, !request.validators.isEmpty { return response }
         if let status = response.statusCode, !(200..<300).contains(status) {
             if !request.method.isRead, status == 409 || status == 412 {

@@ -11,7 +11,7 @@ extension TransportRequest: CustomStringConvertible, CustomDebugStringConvertibl
     /// body's size: `PUT https://example.com/contacts/7 [Authorization: <redacted>] (42-byte body)`.
     public var description: String {
         var text = "\(method) \(url.redactedForDisplay)"
-        let shown = Self.shown(headers)
+        let shown = shownHeaders
         if !shown.isEmpty { text += " [" + shown.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]" }
         if let body { text += " (\(body.count)-byte body)" }
         return text.escapingControlCharacters
@@ -26,15 +26,16 @@ extension TransportRequest: CustomStringConvertible, CustomDebugStringConvertibl
             self,
             children: [
                 "method": method, "url": url.redactedForDisplay,
-                "headers": Self.shown(headers).map { "\($0.name): \($0.value)" },
+                "headers": shownHeaders.map { "\($0.name): \($0.value)" },
                 "body": body.map { "\($0.count) bytes" } as Any, "validators": validators,
             ])
     }
 
-    /// `headers` sorted by name, secret values replaced.
-    static func shown(_ headers: [String: String]) -> [(name: String, value: String)] {
-        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            (name, secretHeaderNames.contains(name.lowercased()) ? "<redacted>" : value)
+    /// The headers sorted by name, secret values replaced.
+    var shownHeaders: [(name: String, value: String)] {
+        let secret = Self.secretHeaderNames.union(secretHeaders.map { $0.lowercased() })
+        return headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
+            (name, secret.contains(name.lowercased()) ? "<redacted>" : value)
         }
     }
 }

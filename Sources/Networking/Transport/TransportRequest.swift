@@ -25,6 +25,10 @@ public struct TransportRequest: Sendable, Hashable {
     /// by an HTTP transport (a server whose resource has not changed answers 304); ignored by
     /// transports without validators. `Validators.none` for an unconditional load.
     public var validators: Validators
+    /// The names of further headers whose values are never printed, beside
+    /// ``secretHeaderNames`` (in any case): an API key sent under a name of the app's own. An
+    /// ``APIClient`` adds its adapter's ``RequestAdapter/secretHeaderNames``.
+    public var secretHeaders: Set<String> = []
 
     /// Creates a request.
     public init(

@@ -36,6 +36,14 @@ Routes:
                      how many writes were applied under <collection> (as JSON)
   /flaky/<key>/<n>/<status>/echo (any write method)
                      the first <n> writes for <key> answer <status>, later ones echo
+  /protected/<name>  /fixtures/<name> (GET) or /echo (any write method), only with
+                     "Authorization: Bearer <the current token>"; otherwise 401. The first
+                     token is "t0"
+  /token (POST)      replaces the current token with a new one ("t1", "t2"…) and answers
+                     {"token": "<new>"}; with after_refusals=<n> it first waits (up to 10 s)
+                     until /protected/ has refused <n> requests, then delay_ms=<ms>; with
+                     fail=<status> it answers that status and keeps the token
+  /token-refreshes   how many tokens /token issued (as JSON)
 """
 import email.utils
 import gzip
@@ -84,6 +92,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         route = self.path.split("?")[0].strip("/")
         if route == "echo":
             return self.echo()
+        if route == "token":
+            return self.issue_token()
+        if route.startswith("protected/"):
+            return self.echo() if self.authorized() else self.refuse()
         if route.startswith("records/"):
             return self.write_record(route[len("records/"):])
         if route.startswith("flaky/") and route.endswith("/echo"):
@@ -105,6 +117,41 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.send_body(405, b'{"error": "method not allowed"}')
 
     do_POST = do_PUT = do_PATCH = do_DELETE = do_write
+
+    def authorized(self):
+        with lock:
+            return self.headers.get("Authorization") == "Bearer " + token["current"]
+
+    def refuse(self):
+        self.read_body()
+        with refusals:
+            token["refused"] += 1
+            refusals.notify_all()
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", "Bearer")
+        self.send_header("Content-Type", "application/json")
+        body = b'{"error": "token missing, unknown or expired"}'
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def issue_token(self):
+        self.read_body()
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+        if "after_refusals" in query:
+            wanted = int(query["after_refusals"][0])
+            with refusals:
+                refusals.wait_for(lambda: token["refused"] >= wanted, timeout=10)
+        if "delay_ms" in query:
+            time.sleep(int(query["delay_ms"][0]) / 1000.0)
+        if "fail" in query:
+            status = int(query["fail"][0])
+            return self.send_body(status, ('{"error": "status %d"}' % status).encode())
+        with lock:
+            token["issued"] += 1
+            token["current"] = "t%d" % token["issued"]
+            body = json.dumps({"token": token["current"]}).encode()
+        return self.send_body(200, body)
 
     def read_body(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -236,6 +283,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.echo()
             if route == "records":
                 return self.read_record(rest)
+            if route == "protected":
+                return self.send_fixture(rest) if self.authorized() else self.refuse()
+            if route == "token-refreshes":
+                with lock:
+                    return self.send_body(200, str(token["issued"]).encode())
             if route == "record-writes":
                 with lock:
                     return self.send_body(200, str(writes.get(rest, 0)).encode())
@@ -354,6 +406,8 @@ tags = {}
 records = {}   # name -> (version, JSON body)
 counters = {}  # collection -> the last id POST gave
 writes = {}    # collection -> writes applied
+token = {"current": "t0", "issued": 0, "refused": 0}
+refusals = threading.Condition(lock)
 answered = {}  # Idempotency-Key -> (status, headers, body) of its first answer
 
 
