@@ -10,3 +10,9 @@ public struct RetryAttempt: Sendable {
     /// How long the policy waits before the next attempt.
     public let delay: Duration
 }
+
+extension RetryAttempt {
+    /// The number of the attempt the current task runs under a ``RetryPolicy``: 1 for the
+    /// first, and outside any policy.
+    @TaskLocal package static var number = 1
+}

@@ -29,7 +29,7 @@ extension RetryPolicy {
         var attempt = 1
         while true {
             do {
-                return try await operation()
+                return try await RetryAttempt.$number.withValue(attempt) { try await operation() }
             } catch {
                 guard attempt < attempts, isTransient(error), !Task.isCancelled else {
                     throw exhausted(error, attempts: attempt)

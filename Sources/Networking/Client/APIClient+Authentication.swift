@@ -1,18 +1,44 @@
+import ContentLoading
 import Foundation
 
 extension APIClient {
     /// Sends `request` with the ``adapter``'s credentials; after a `401`, renews them (once for
     /// every request refused with the same ones) and sends it once more.
     func authenticatedResponse(to request: TransportRequest) async throws -> TransportResponse {
-        guard let adapter else { return try await transport.send(request) }
+        guard let adapter else { return try await exchange(request) }
         let generation = credentialRefresh.generation
-        let response = try await transport.send(adapted(request, by: adapter))
+        let response = try await exchange(adapted(request, by: adapter))
         guard response.statusCode == 401 else { return response }
         let renewed = try await credentialRefresh.renew(after: generation) {
             try await adapter.refreshCredentials()
         }
         guard renewed else { return response }
-        return try await transport.send(adapted(request, by: adapter))
+        return try await exchange(adapted(request, by: adapter), isAfterCredentialRefresh: true)
+    }
+
+    /// Sends `request` through the transport and, when someone observes (``onExchange``),
+    /// reports the exchange.
+    private func exchange(_ request: TransportRequest, isAfterCredentialRefresh: Bool = false) async throws
+        -> TransportResponse
+    {
+        guard let onExchange else { return try await transport.send(request) }
+        let start = ContinuousClock.now
+        var report = ExchangeReport(
+            method: request.method, url: request.url.redactedForDisplay, statusCode: nil,
+            bytesSent: request.body?.count ?? 0, bytesReceived: 0, duration: .zero, attempt: RetryAttempt.number,
+            isAfterCredentialRefresh: isAfterCredentialRefresh)
+        do {
+            let response = try await transport.send(request)
+            (report.statusCode, report.bytesReceived) = (response.statusCode, response.body.count)
+            report.duration = ContinuousClock.now - start
+            onExchange(report)
+            return response
+        } catch {
+            report.failure = String(describing: error)
+            report.duration = ContinuousClock.now - start
+            onExchange(report)
+            throw error
+        }
     }
 
     /// `request` with the adapter's credentials, its secret headers marked so.

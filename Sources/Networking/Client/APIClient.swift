@@ -25,6 +25,10 @@ public struct APIClient: Sendable {
     public var makeEncoder: @Sendable () -> JSONEncoder
     /// What adds credentials to every request and renews them after a `401`; `nil` for none.
     public var adapter: (any RequestAdapter)?
+    /// Called with a report of every exchange with the transport (each attempt, each resend
+    /// after a credential refresh), on the task that sent it; `nil` (the default) for none,
+    /// which costs nothing. Keep it quick: the request waits for it.
+    public var onExchange: (@Sendable (ExchangeReport) -> Void)?
     /// The adapter's refreshes, shared by every copy of this client.
     let credentialRefresh = CredentialRefresh()
 
@@ -36,13 +40,16 @@ public struct APIClient: Sendable {
     ///     requests a server refuses at the same time with `401` (see ``RequestAdapter``).
     ///   - makeDecoder: Makes the decoder for each response (a `JSONDecoder` is not `Sendable`).
     ///   - makeEncoder: Makes the encoder for each request body sent with ``send(_:)``.
+    ///   - onExchange: Called with a report of every exchange (see ``ExchangeReport``).
     public init(
         transport: Transport = .standard(), adapter: (any RequestAdapter)? = nil,
         makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
-        makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }
+        makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() },
+        onExchange: (@Sendable (ExchangeReport) -> Void)? = nil
     ) {
         self.transport = transport
         self.adapter = adapter
+        self.onExchange = onExchange
         self.makeDecoder = makeDecoder
         self.makeEncoder = makeEncoder
     }
