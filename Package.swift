@@ -81,7 +81,11 @@ let package = Package(
             ]),
         .testTarget(
             name: "NetworkingTests",
-            dependencies: ["ContentLoadingNetworking", "ContentLoadingSupport", "ContentLoadingTesting", "KitTestSupport"]),
+            dependencies: [
+                "ContentLoadingNetworking", "ContentLoadingRepository", "ContentLoadingSupport",
+                "ContentLoadingTesting",
+                "KitTestSupport",
+            ]),
         // A child process for the crash-safety test: killed in the middle of a large write.
         .executableTarget(
             name: "sqlite-crash-writer", dependencies: ["SellerContacts", "ContentLoadingRepository"],

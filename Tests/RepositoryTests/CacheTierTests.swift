@@ -141,7 +141,7 @@ struct DiskCacheTests {
         let database = try SQLiteDatabase(.file(path: path))
         // NB: the value is `{}`, which does not decode as a String.
         try database.execute(
-            #"INSERT INTO content_loading_cache VALUES ('Swift.String|a', 1, 1, X'7B7D', 2, 1000000, 1000000, NULL, NULL)"#
+            #"INSERT INTO content_loading_cache VALUES ('Swift.String|a', 1, 1, X'7B7D', 2, 1000000, 1000000, NULL, NULL, NULL)"#
         )
         let restarted = try repository()
         var events: [CacheEvent<String>] = []
@@ -164,7 +164,7 @@ struct DiskCacheTests {
         try await repository().save("fine", for: "b")
         // NB: the value is `{}`, which does not decode as a String.
         try SQLiteDatabase(.file(path: path)).execute(
-            #"INSERT INTO content_loading_cache VALUES ('Swift.String|a', 1, 1, X'7B7D', 2, 1000000, 1000000, NULL, NULL)"#
+            #"INSERT INTO content_loading_cache VALUES ('Swift.String|a', 1, 1, X'7B7D', 2, 1000000, 1000000, NULL, NULL, NULL)"#
         )
         let restarted = try repository()
         let error = await #expect(throws: CacheError.self) {

@@ -18,11 +18,16 @@ public struct Validators: Sendable, Hashable, Codable {
     public var entityTag: String?
     /// The `Last-Modified` date, as the server wrote it.
     public var lastModified: String?
+    /// How long the response said the copy is fresh, and whether it may be stored
+    /// (`Cache-Control`, `Expires`); `nil` when it did not say. It does not identify the copy:
+    /// ``isEmpty`` ignores it.
+    public var freshness: Freshness?
 
     /// Creates validators.
-    public init(entityTag: String? = nil, lastModified: String? = nil) {
+    public init(entityTag: String? = nil, lastModified: String? = nil, freshness: Freshness? = nil) {
         self.entityTag = entityTag
         self.lastModified = lastModified
+        self.freshness = freshness
     }
 
     /// No validators: the next fetch is a full one.

@@ -81,12 +81,13 @@ public struct APIClient: Sendable {
     ) async throws -> FetchResult<Model> {
         let response = try await checkedResponse(to: TransportRequest(url: url, validators: validators))
         if response.statusCode == 304 {
-            // NB: a 304 may leave out validators it does not change.
+            // NB: a 304 may leave out validators (and freshness headers) it does not change.
             let current = response.validators
             return .notModified(
                 Validators(
                     entityTag: current.entityTag ?? validators.entityTag,
-                    lastModified: current.lastModified ?? validators.lastModified))
+                    lastModified: current.lastModified ?? validators.lastModified,
+                    freshness: current.freshness ?? validators.freshness))
         }
         return .modified(try decode(type, from: response.body, url: response.url), response.validators)
     }

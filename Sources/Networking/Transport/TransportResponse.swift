@@ -32,8 +32,8 @@ public struct TransportResponse: Sendable, Hashable {
         headers[name.lowercased()]
     }
 
-    /// The response's `ETag` and `Last-Modified`.
+    /// The response's `ETag` and `Last-Modified`, with its ``freshness``.
     public var validators: Validators {
-        Validators(entityTag: header("ETag"), lastModified: header("Last-Modified"))
+        Validators(entityTag: header("ETag"), lastModified: header("Last-Modified"), freshness: freshness)
     }
 }

@@ -1,3 +1,4 @@
+import ContentLoading
 import ContentLoadingSupport
 import Foundation
 
@@ -8,10 +9,11 @@ final class KeyChannel<Value: Sendable>: Sendable {
     /// What every reader of the key receives (a write, a failure, an invalidation), or what
     /// one reader is told about its own fetch.
     enum Delivery: Sendable {
-        case value(Value, origin: CacheOrigin, writtenAt: Date, version: UInt64)
+        /// A write, with the validators (and freshness) its fetch got; none for a save.
+        case value(Value, origin: CacheOrigin, writtenAt: Date, version: UInt64, validators: Validators = .none)
         case removed(version: UInt64)
         /// A fetch found the value unchanged: its age starts again at `writtenAt`.
-        case confirmed(Value, writtenAt: Date, version: UInt64)
+        case confirmed(Value, writtenAt: Date, version: UInt64, validators: Validators)
         /// A fetch, a read or a write failed; `flight` names the fetch that failed, if one did.
         case failure(any Error, flight: UInt64?)
         /// The key was invalidated, for the `count`-th time.

@@ -52,7 +52,8 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
         case .returnCacheElseLoad:
             if let hit {
                 let stale = repository.isStale(
-                    key, writtenAt: hit.writtenAt, version: hit.version, at: repository.now())
+                    key, writtenAt: hit.writtenAt, version: hit.version, validators: hit.validators,
+                    at: repository.now())
                 deliver(hit, refreshing: stale)
                 if stale { startFetch() }
             } else {
@@ -151,16 +152,18 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
     /// Yields a write or failure that every reader of the key receives.
     private mutating func deliver(_ delivery: Delivery) {
         switch delivery {
-        case .value(let value, let origin, let writtenAt, let version):
+        case .value(let value, let origin, let writtenAt, let version, let validators):
             fallback = nil
             awaitsFetch = false
-            deliver(Repository.Hit(value: value, writtenAt: writtenAt, version: version, origin: origin))
+            deliver(
+                Repository.Hit(
+                    value: value, writtenAt: writtenAt, version: version, origin: origin, validators: validators))
         case .removed(let version):
             guard version > lastVersion else { return }
             lastVersion = version
             if fallback != nil { fallback = .some(nil) }
             yield(.noValue)
-        case .confirmed(let value, let writtenAt, let version):
+        case .confirmed(let value, let writtenAt, let version, let validators):
             // NB: a fetch that found the value unchanged gives it again only to a read
             // that said a fetch was on the way, or that waits for it (nothing shown yet).
             let waiting = waitsForFetch
@@ -170,8 +173,9 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
                 return
             }
             awaitsFetch = false
-            deliver(
-                Repository.Hit(value: value, writtenAt: writtenAt, version: version, origin: .remote), unchanged: true)
+            let hit = Repository.Hit(
+                value: value, writtenAt: writtenAt, version: version, origin: .remote, validators: validators)
+            deliver(hit, unchanged: true)
         case .failure(let error, let flight):
             if let flight { lastFailedFlight = flight }
             fail(error)

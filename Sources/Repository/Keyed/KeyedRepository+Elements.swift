@@ -78,7 +78,9 @@ extension KeyedRepository {
                 let (version, writtenAt) = (nextVersion(), now())
                 guard let edited = memory.edit(key, version: version, writtenAt: writtenAt, { replace(&$0, position) })
                 else { return false }
-                publish(.value(edited, origin: .local, writtenAt: writtenAt, version: version), in: channel)
+                publish(
+                    .value(edited, origin: .local, writtenAt: writtenAt, version: version, validators: .none),
+                    in: channel)
                 return true
             }
             // NB: persist, then deliver: a patched copy goes to the persistent tier first.

@@ -66,7 +66,8 @@ extension KeyedRepository {
         let version =
             try await stored { try await $0.write(value, for: key, writtenAt: writtenAt, validators: validators) }
         memory.store(.init(value: value, writtenAt: writtenAt, version: version, validators: validators), for: key)
-        return publish(.value(value, origin: origin, writtenAt: writtenAt, version: version), in: channel)
+        return publish(
+            .value(value, origin: origin, writtenAt: writtenAt, version: version, validators: validators), in: channel)
     }
 
     /// Runs `write` on the persistent tier: the version it stored at, or (no tier, or one that
@@ -81,7 +82,7 @@ extension KeyedRepository {
     @discardableResult
     func publish(_ delivery: KeyChannel<Value>.Delivery, in channel: KeyChannel<Value>) -> KeyChannel<Value>.Delivery {
         switch delivery {
-        case .value(let value, _, _, let version), .confirmed(let value, _, let version):
+        case .value(let value, _, _, let version, _), .confirmed(let value, _, let version, _):
             if remembersLastWrite { channel.lastWritten.withLock { $0 = value } }
             channel.record(version)
         case .removed(let version):
@@ -109,7 +110,8 @@ extension KeyedRepository {
         }
         memory.store(
             .init(value: current.value, writtenAt: writtenAt, version: version, validators: validators), for: key)
-        return publish(.confirmed(current.value, writtenAt: writtenAt, version: version), in: channel)
+        return publish(
+            .confirmed(current.value, writtenAt: writtenAt, version: version, validators: validators), in: channel)
     }
 
     /// `hit` as a read of `key` gives it at `date`: its age and whether it is stale.
@@ -119,7 +121,8 @@ extension KeyedRepository {
     {
         CachedValue(
             value: hit.value, origin: hit.origin, age: age(of: hit.writtenAt, at: date),
-            isStale: isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: date), isRefreshing: refreshing,
+            isStale: isStale(key, writtenAt: hit.writtenAt, version: hit.version, validators: hit.validators, at: date),
+            isRefreshing: refreshing,
             isUnchanged: unchanged)
     }
 

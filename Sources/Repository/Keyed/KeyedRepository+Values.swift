@@ -9,9 +9,8 @@ extension KeyedRepository {
         let date = now()
         let age = age(of: entry.writtenAt, at: date)
         guard age < ages.expireAfter else { return nil }
-        let stale =
-            entry.writtenAt > date || age >= ages.staleAfter
-            || invalidations.withLock { $0.contains(key, version: entry.version) }
+        let stale = isStale(
+            key, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators, at: date)
         return CachedValue(value: entry.value, origin: .memory, age: age, isStale: stale)
     }
 

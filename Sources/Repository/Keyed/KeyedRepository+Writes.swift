@@ -167,7 +167,10 @@ extension KeyedRepository {
                 // NB: the hit a freshness check read already holds the validators; no second read.
                 var held: Validators?
                 if skippingFresh, let hit = await lookUp(key).hit {
-                    guard isStale(key, writtenAt: hit.writtenAt, version: hit.version, at: now()) else {
+                    guard
+                        isStale(
+                            key, writtenAt: hit.writtenAt, version: hit.version, validators: hit.validators, at: now())
+                    else {
                         return .init(skipped: flight)
                     }
                     held = hit.validators

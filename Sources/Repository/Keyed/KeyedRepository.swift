@@ -168,12 +168,23 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         }
     }
 
-    /// Whether the value of `key` written at `writtenAt` with `version` is stale at `date`.
+    /// Whether the value of `key` written at `writtenAt` with `version` and `validators` is
+    /// stale at `date`.
     ///
     /// A value written after `date` (the clock went back since) is stale: its age is unknown.
-    @inlinable func isStale(_ key: Key, writtenAt: Date, version: UInt64, at date: Date) -> Bool {
-        writtenAt > date || age(of: writtenAt, at: date) >= ages.staleAfter
+    @inlinable func isStale(_ key: Key, writtenAt: Date, version: UInt64, validators: Validators, at date: Date)
+        -> Bool
+    {
+        writtenAt > date || age(of: writtenAt, at: date) >= staleAfter(validators)
             || invalidations.withLock { $0.contains(key, version: version) }
+    }
+
+    /// The age at which a value fetched with `validators` is stale: the response's
+    /// `max-age` (or `Expires`), at most ``ages``' `expireAfter`; ``ages``' `staleAfter` when
+    /// the response did not say (or the value was saved).
+    @inlinable func staleAfter(_ validators: Validators) -> Duration {
+        guard let maxAge = validators.freshness?.maxAge else { return ages.staleAfter }
+        return min(maxAge, ages.expireAfter)
     }
 
     /// How many keys have live readers now.

@@ -21,8 +21,8 @@ extension DiskCache {
                 let insert = try database.prepare(
                     """
                     INSERT OR REPLACE INTO content_loading_cache
-                        (key, format, version, value, size, written_at, accessed_at, entity_tag, last_modified)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        (key, format, version, value, size, written_at, accessed_at, entity_tag, last_modified, max_age)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, operation: "write the cache in")
                 try insert.bind(key, at: 1)
                 try insert.bind(formatVersion, at: 2)
@@ -33,6 +33,7 @@ extension DiskCache {
                 try insert.bind(writtenAt.timeIntervalSince1970, at: 7)
                 try insert.bind(validators.entityTag, at: 8)
                 try insert.bind(validators.lastModified, at: 9)
+                try insert.bind(Self.storedMaxAge(validators), at: 10)
                 try insert.step()
                 totalBytes += size - replaced
                 pendingReads[key] = nil
@@ -58,15 +59,17 @@ extension DiskCache {
             let version = try advanceVersion()
             let update = try database.prepare(
                 """
-                UPDATE content_loading_cache SET written_at = ?, version = ?, entity_tag = ?, last_modified = ?
+                UPDATE content_loading_cache
+                    SET written_at = ?, version = ?, entity_tag = ?, last_modified = ?, max_age = ?
                     WHERE key = ? AND version = ?
                 """, operation: "write the cache in")
             try update.bind(writtenAt.timeIntervalSince1970, at: 1)
             try update.bind(Int(version), at: 2)
             try update.bind(validators.entityTag, at: 3)
             try update.bind(validators.lastModified, at: 4)
-            try update.bind(key, at: 5)
-            try update.bind(Int(clamping: expected), at: 6)
+            try update.bind(Self.storedMaxAge(validators), at: 5)
+            try update.bind(key, at: 6)
+            try update.bind(Int(clamping: expected), at: 7)
             try update.step()
             return try changedRows() > 0 ? version : nil
         }

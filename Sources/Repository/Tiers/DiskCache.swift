@@ -71,6 +71,9 @@ public actor DiskCache {
         );
         INSERT INTO content_loading_cache_counter VALUES (1, (\(validVersionsMaximum)))
         """,
+        // 4: how long the response said the value is fresh (Cache-Control max-age, Expires),
+        // in seconds; NULL when it did not say.
+        "ALTER TABLE content_loading_cache ADD COLUMN max_age REAL",
     ]
 
     /// The highest valid version stored, 0 when none.
@@ -126,7 +129,8 @@ public actor DiskCache {
     func entry(for key: String, now: Date) throws -> Entry? {
         let select = try database.prepare(
             """
-            SELECT value, \(Self.validWrittenAt), \(Self.validVersion), entity_tag, last_modified, written_at, version
+            SELECT value, \(Self.validWrittenAt), \(Self.validVersion), entity_tag, last_modified, written_at, version,
+                    max_age
                 FROM content_loading_cache WHERE key = ?
             """, operation: "read the cache in")
         try select.bind(key, at: 1)
@@ -142,20 +146,39 @@ public actor DiskCache {
         seenVersion.withLock { $0 = max($0, UInt64(version)) }
         return Entry(
             data: data, writtenAt: writtenAt, version: UInt64(version),
-            validators: Validators(entityTag: select.text(at: 3), lastModified: select.text(at: 4)))
+            validators: Validators(
+                entityTag: select.text(at: 3), lastModified: select.text(at: 4),
+                freshness: Self.freshness(maxAge: select, at: 7)))
     }
 
     /// The validators stored with the entry for `key` and its write time (its value is not
     /// read); `nil` when there is no entry, or its write time does not validate.
     func validators(for key: String) throws -> (validators: Validators, writtenAt: Date)? {
         let select = try database.prepare(
-            "SELECT entity_tag, last_modified, \(Self.validWrittenAt) FROM content_loading_cache WHERE key = ?",
+            "SELECT entity_tag, last_modified, \(Self.validWrittenAt), max_age FROM content_loading_cache WHERE key = ?",
             operation: "read the cache in")
         try select.bind(key, at: 1)
         guard try select.step(), let writtenAt = try? Self.writtenAt(select.optionalDouble(at: 2), shown: nil) else {
             return nil
         }
-        return (Validators(entityTag: select.text(at: 0), lastModified: select.text(at: 1)), writtenAt)
+        let validators = Validators(
+            entityTag: select.text(at: 0), lastModified: select.text(at: 1),
+            freshness: Self.freshness(maxAge: select, at: 3))
+        return (validators, writtenAt)
+    }
+
+    /// The freshness stored in column `index` of `row` (seconds of `max-age`): `nil` for NULL;
+    /// a value that is not a finite number of seconds from 0 to 2³¹ reads as stale at once.
+    static func freshness(maxAge row: SQLiteStatement, at index: Int32) -> Freshness? {
+        guard let seconds = row.optionalDouble(at: index) else { return nil }
+        guard seconds.isFinite, (0...2_147_483_648).contains(seconds) else { return Freshness(maxAge: .zero) }
+        return Freshness(maxAge: .milliseconds(Int64((seconds * 1_000).rounded())))
+    }
+
+    /// The `max-age` of `validators` in seconds, as stored; `nil` when it has none.
+    static func storedMaxAge(_ validators: Validators) -> Double? {
+        guard let maxAge = validators.freshness?.maxAge else { return nil }
+        return Double(maxAge.components.seconds) + Double(maxAge.components.attoseconds) / 1e18
     }
 
     /// The SQL for a row's version when it is a positive integer, NULL otherwise.

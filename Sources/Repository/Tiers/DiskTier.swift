@@ -53,6 +53,8 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
     }
 
     func write(_ value: Value, for key: Key, writtenAt: Date, validators: Validators) async throws -> UInt64? {
+        // NB: the server said not to store it: no copy on disk, not even an older one.
+        if validators.freshness?.isNoStore == true { return try await remove(key) }
         do {
             let data = try JSONEncoder().encode(value)
             return try await cache.write(data, for: storageKey(key), writtenAt: writtenAt, validators: validators)
@@ -64,6 +66,7 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
     func confirm(_ value: Value, for key: Key, expected: UInt64, writtenAt: Date, validators: Validators)
         async throws -> UInt64?
     {
+        if validators.freshness?.isNoStore == true { return try await remove(key) }
         let confirmed: UInt64?
         do {
             confirmed = try await cache.confirm(

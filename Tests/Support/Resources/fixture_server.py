@@ -44,6 +44,9 @@ Routes:
                      until /protected/ has refused <n> requests, then delay_ms=<ms>; with
                      fail=<status> it answers that status and keeps the token
   /token-refreshes   how many tokens /token issued (as JSON)
+  /fresh/<name>      /fixtures/<name> (200 or 304) with the freshness headers the query asks
+                     for: cc=<Cache-Control value>, expires_in=<seconds after its Date>,
+                     expires=<an Expires value as given>
 """
 import email.utils
 import gzip
@@ -247,16 +250,31 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(record[1])
 
-    def send_fixture(self, name):
+    def freshness_headers(self):
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+        headers = {}
+        if "cc" in query:
+            headers["Cache-Control"] = query["cc"][0]
+        if "expires_in" in query:
+            # NB: send_response sends the Date header, from the same clock (within a second).
+            headers["Expires"] = email.utils.formatdate(time.time() + int(query["expires_in"][0]), usegmt=True)
+        if "expires" in query:
+            headers["Expires"] = query["expires"][0]
+        return headers
+
+    def send_fixture(self, name, extra=None):
         path = os.path.realpath(os.path.join(self.server.root, name))
         if not path.startswith(os.path.realpath(self.server.root)) or not os.path.isfile(path):
             return self.send_body(404, b'{"error": "no such fixture"}')
         etag, modified = validators(path)
         matches = [tag.strip() for tag in self.headers.get("If-None-Match", "").split(",")]
+        extra = extra or {}
         if etag in matches or "*" in matches:
             self.send_response(304)
             self.send_header("ETag", etag)
             self.send_header("Last-Modified", modified)
+            for header, value in extra.items():
+                self.send_header(header, value)
             self.end_headers()
             return
         with open(path, "rb") as f:
@@ -266,6 +284,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("ETag", etag)
         self.send_header("Last-Modified", modified)
+        for header, value in extra.items():
+            self.send_header(header, value)
         self.end_headers()
         self.wfile.write(body)
 
@@ -283,6 +303,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.echo()
             if route == "records":
                 return self.read_record(rest)
+            if route == "fresh":
+                return self.send_fixture(rest, self.freshness_headers())
             if route == "protected":
                 return self.send_fixture(rest) if self.authorized() else self.refuse()
             if route == "token-refreshes":

@@ -1,0 +1,54 @@
+import ContentLoading
+import ContentLoadingNetworking
+import Foundation
+import Testing
+
+/// `TransportResponse.freshness`: what `Cache-Control` and `Expires` say (RFC 9111).
+@Suite struct FreshnessParsingTests {
+    static let url = URL(string: "https://example.com/contacts")!
+
+    func freshness(_ headers: [String: String]) -> Freshness? {
+        TransportResponse(url: Self.url, statusCode: 200, headers: headers, body: Data()).freshness
+    }
+
+    @Test(arguments: [
+        ("max-age=60", Freshness(maxAge: .seconds(60))),
+        ("public, MAX-AGE=\"90\", must-revalidate", Freshness(maxAge: .seconds(90))),
+        ("max-age=60, max-age=5", Freshness(maxAge: .seconds(60))),
+        ("max-age=-1", Freshness(maxAge: .zero)),
+        ("max-age=soon", Freshness(maxAge: .zero)),
+        ("max-age=99999999999999999999", Freshness(maxAge: .seconds(1 << 31))),
+        ("no-cache", Freshness(maxAge: .zero)),
+        ("no-cache, max-age=60", Freshness(maxAge: .zero)),
+        ("no-cache=\"Set-Cookie\", max-age=60", Freshness(maxAge: .seconds(60))),
+        ("no-store", Freshness(isNoStore: true)),
+        ("private, no-store, max-age=10", Freshness(maxAge: .seconds(10), isNoStore: true)),
+    ])
+    func cacheControl(value: String, expected: Freshness) {
+        #expect(freshness(["Cache-Control": value]) == expected)
+    }
+
+    @Test func nothingSaidIsNil() {
+        #expect(freshness([:]) == nil)
+        #expect(freshness(["Cache-Control": "public, s-maxage=600"]) == nil)
+    }
+
+    @Test func expiresCountsFromDateAndMaxAgeWins() {
+        let date = "Tue, 24 Nov 2026 10:00:00 GMT"
+        #expect(
+            freshness(["Date": date, "Expires": "Tue, 24 Nov 2026 10:02:00 GMT"]) == Freshness(maxAge: .seconds(120)))
+        #expect(freshness(["Date": date, "Expires": "Tue, 24 Nov 2026 09:00:00 GMT"]) == Freshness(maxAge: .zero))
+        #expect(freshness(["Expires": "0"]) == Freshness(maxAge: .zero), "not a date: already expired")
+        #expect(
+            freshness(["Cache-Control": "max-age=5", "Date": date, "Expires": "Tue, 24 Nov 2026 10:02:00 GMT"])
+                == Freshness(maxAge: .seconds(5)))
+    }
+
+    @Test func theValidatorsCarryIt() {
+        let response = TransportResponse(
+            url: Self.url, statusCode: 200, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60"], body: Data())
+        #expect(response.validators == Validators(entityTag: "\"v1\"", freshness: Freshness(maxAge: .seconds(60))))
+        #expect(!response.validators.isEmpty)
+        #expect(Validators(freshness: Freshness(maxAge: .zero)).isEmpty, "freshness does not identify a copy")
+    }
+}
