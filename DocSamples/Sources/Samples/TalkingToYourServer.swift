@@ -34,6 +34,50 @@ public struct TalkingToYourServer {
         }
     }
     // end sample
+
+    // sample: Sources/Networking/ContentLoadingNetworking.docc/TalkingToYourServer.md#4
+    actor TokenStore {
+        private(set) var current: String
+        let renewal: URL
+        let client: APIClient   // one without the adapter: the refresh needs no token
+
+        init(current: String, renewal: URL, client: APIClient) {
+            (self.current, self.renewal, self.client) = (current, renewal, client)
+        }
+
+        func renew() async throws {
+            struct Issued: Decodable { let token: String }
+            let issued: Issued = try await client.send(.post(renewal))
+            current = issued.token
+        }
+    }
+
+    struct BearerAuth: RequestAdapter {
+        let tokens: TokenStore
+
+        func adapt(_ request: TransportRequest) async throws -> TransportRequest {
+            var request = request
+            request.headers["Authorization"] = "Bearer \(await tokens.current)"
+            return request
+        }
+
+        func refreshCredentials() async throws -> Bool {
+            try await tokens.renew()
+            return true
+        }
+    }
+
+    func authenticatedClient(tokens: TokenStore, transport: Transport = .standard()) -> APIClient {
+        APIClient(transport: transport, adapter: BearerAuth(tokens: tokens))
+    }
+    // end sample
+
+    // sample: Sources/Networking/ContentLoadingNetworking.docc/TalkingToYourServer.md#5
+    func loggingClient(transport: Transport = .standard(), log: @escaping @Sendable (String) -> Void) -> APIClient {
+        APIClient(transport: transport, onExchange: { report in log("\(report)") })
+        // GET https://api.example.com/contacts → 200, 0 bytes sent, 5120 received, 41 ms, attempt 1
+    }
+    // end sample
 }
 
 extension TalkingToYourServer {
@@ -51,5 +95,33 @@ extension TalkingToYourServer {
         try await TalkingToYourServer().create(
             Contact(id: 0, phone: "555"), at: url, key: key, client: APIClient(transport: transport)
         ).id
+    }
+}
+
+extension TalkingToYourServer {
+    /// Runs the credentials sample: loads `url` through `transport` with the token "expired",
+    /// renewed from `renewal`; the body and the token held at the end.
+    public static func loadWithRenewal(_ url: URL, renewal: URL, transport: Transport) async throws
+        -> (body: String, token: String)
+    {
+        let tokens = TokenStore(current: "expired", renewal: renewal, client: APIClient(transport: transport))
+        let body = try await TalkingToYourServer().authenticatedClient(tokens: tokens, transport: transport)
+            .data(from: url)
+        return (String(decoding: body, as: UTF8.self), await tokens.current)
+    }
+
+    /// Runs the logging sample: loads `url` through `transport`; the lines it logged.
+    public static func loggedLines(loading url: URL, transport: Transport) async throws -> [String] {
+        let lines = Lines()
+        _ = try await TalkingToYourServer().loggingClient(transport: transport) { lines.append($0) }.data(from: url)
+        return lines.all
+    }
+
+    /// Lines written from any thread.
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func append(_ line: String) { lock.withLock { lines.append(line) } }
+        var all: [String] { lock.withLock { lines } }
     }
 }

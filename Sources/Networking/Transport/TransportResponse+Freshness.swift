@@ -5,7 +5,7 @@ extension TransportResponse {
     /// What the response's `Cache-Control` and `Expires` say about how long its copy is fresh
     /// and whether it may be stored; `nil` when they say nothing (RFC 9111).
     ///
-    /// - `no-store`: ``Freshness/isNoStore``.
+    /// - `no-store`: `Freshness.isNoStore`.
     /// - `no-cache` (unqualified): stale at once, so every read revalidates.
     /// - `max-age=N`: fresh for N seconds; a value that is not a number of seconds is stale at once.
     /// - Otherwise `Expires` less the response's `Date` (the time now when it has none); an
