@@ -25,7 +25,9 @@ public final class RevalidationScenario: Sendable {
         let payload = try JSONEncoder().encode(stored)
         payloadBytes = payload.count
         try payload.write(to: directory.appendingPathComponent("contacts.json"))
-        (server, serverInput, url) = try Self.startServer(serving: directory)
+        let base: URL
+        (server, serverInput, base) = try Self.startServer(serving: directory)
+        url = base.appendingPathComponent("fixtures/contacts.json")
         let client = client
         let url = url
         repository = KeyedRepository(memory: MemoryCache(countLimit: 1)) { _, validators in
@@ -50,9 +52,9 @@ public final class RevalidationScenario: Sendable {
         server.waitUntilExit()
     }
 
-    /// Starts `fixture_server.py` with `root` behind `/fixtures/`; returns it, its input and the
-    /// payload's URL.
-    private static func startServer(serving root: URL) throws -> (Process, Pipe, URL) {
+    /// Starts `fixture_server.py` with `root` behind `/fixtures/`; returns it, its input (close
+    /// it to stop the server) and its base URL.
+    static func startServer(serving root: URL) throws -> (Process, Pipe, URL) {
         // NB: the script the tests use, found from this file: Benchmarks/Sources/Scenarios/.
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "../../../Tests/Support/Resources/fixture_server.py"
@@ -73,6 +75,6 @@ public final class RevalidationScenario: Sendable {
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
             fatalError("R1: the fixture server at \(script.path) did not start: '\(text)'")
         }
-        return (process, input, URL(string: "http://127.0.0.1:\(port)/fixtures/contacts.json")!)
+        return (process, input, URL(string: "http://127.0.0.1:\(port)/")!)
     }
 }

@@ -180,7 +180,26 @@ func report() async throws -> [Row] {
     }
     if wanted(8) { rows += try await cacheRows(runs: runs) }
     if wanted(9) { rows += try await revalidationRows(runs: runs) }
+    if wanted(10) { rows += try await writeRows(runs: runs) }
     return rows
+}
+
+/// 10. Requests that write: N1.
+@MainActor
+func writeRows(runs: Int) async throws -> [Row] {
+    // N1: 1,000 sequential PUTs through APIClient vs raw URLSession data tasks.
+    let scenario = try WriteScenario()
+    defer { scenario.stop() }
+    // NB: a warm-up, so both start with an open connection.
+    try await scenario.kit(count: 50)
+    try await scenario.raw(count: 50)
+    let (kit, raw) = try await interleaved(
+        runs: runs, { try await scenario.kit(count: 1_000) }, { try await scenario.raw(count: 1_000) })
+    return [
+        Row(
+            "N1. 1,000 sequential PUTs, APIClient / raw URLSession (\(ms(kit)) vs \(ms(raw)))", kit, over: raw,
+            atMost: 1.15)
+    ]
 }
 
 /// 9. The remote tier: R1.

@@ -67,6 +67,9 @@ lock = threading.Lock()
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # NB: the head and the body are separate writes; with Nagle's algorithm the body waits for
+    # the client's delayed ACK (about 40 ms) on a kept-alive connection.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
