@@ -52,7 +52,7 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
         case .returnCacheElseLoad:
             if let hit {
                 let stale = repository.isStale(
-                    key, writtenAt: hit.writtenAt, version: hit.version, validators: hit.validators,
+                    key, value: hit.value, writtenAt: hit.writtenAt, version: hit.version, validators: hit.validators,
                     at: repository.now())
                 deliver(hit, refreshing: stale)
                 if stale { startFetch() }

@@ -121,7 +121,9 @@ extension KeyedRepository {
     {
         CachedValue(
             value: hit.value, origin: hit.origin, age: age(of: hit.writtenAt, at: date),
-            isStale: isStale(key, writtenAt: hit.writtenAt, version: hit.version, validators: hit.validators, at: date),
+            isStale: isStale(
+                key, value: hit.value, writtenAt: hit.writtenAt, version: hit.version, validators: hit.validators,
+                at: date),
             isRefreshing: refreshing,
             isUnchanged: unchanged)
     }

@@ -10,7 +10,8 @@ extension KeyedRepository {
         let age = age(of: entry.writtenAt, at: date)
         guard age < ages.expireAfter else { return nil }
         let stale = isStale(
-            key, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators, at: date)
+            key, value: entry.value, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators,
+            at: date)
         return CachedValue(value: entry.value, origin: .memory, age: age, isStale: stale)
     }
 

@@ -169,7 +169,8 @@ extension KeyedRepository {
                 if skippingFresh, let hit = await lookUp(key).hit {
                     guard
                         isStale(
-                            key, writtenAt: hit.writtenAt, version: hit.version, validators: hit.validators, at: now())
+                            key, value: hit.value, writtenAt: hit.writtenAt, version: hit.version,
+                            validators: hit.validators, at: now())
                     else {
                         return .init(skipped: flight)
                     }

@@ -52,7 +52,7 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     private let channels = Locked<[Key: (channel: KeyChannel<Value>, users: Int)]>([:])
     private let lastVersion = Locked(UInt64(0))
     /// What was invalidated, for every key and for single keys.
-    @usableFromInline let invalidations = Locked(Invalidations<Key>())
+    @usableFromInline let invalidations = Locked(Invalidations<Key, Value>())
 
     /// Creates a repository over `tier`: the one initialiser every public one goes through.
     init(
@@ -164,19 +164,26 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     func invalidateEverythingWritten(of key: Key? = nil) {
         let version = latestVersion
         invalidations.withLock { invalidations in
-            if let key { invalidations.keys[key] = version } else { invalidations.all = version }
+            if let key { invalidations.keys[key] = version } else { invalidations.invalidateAll(upTo: version) }
         }
     }
 
-    /// Whether the value of `key` written at `writtenAt` with `version` and `validators` is
-    /// stale at `date`.
+    /// Makes every value written so far that `matches` stale, on every tier.
+    func invalidateEverythingWritten(matching matches: @escaping @Sendable (Key, Value) -> Bool) {
+        let version = latestVersion
+        invalidations.withLock { $0.add(.init(version: version, matches: matches)) }
+    }
+
+    /// Whether `value` of `key` written at `writtenAt` with `version` and `validators` is stale
+    /// at `date`.
     ///
     /// A value written after `date` (the clock went back since) is stale: its age is unknown.
-    @inlinable func isStale(_ key: Key, writtenAt: Date, version: UInt64, validators: Validators, at date: Date)
-        -> Bool
-    {
-        writtenAt > date || age(of: writtenAt, at: date) >= staleAfter(validators)
-            || invalidations.withLock { $0.contains(key, version: version) }
+    @inlinable func isStale(
+        _ key: Key, value: Value, writtenAt: Date, version: UInt64, validators: Validators, at date: Date
+    ) -> Bool {
+        if writtenAt > date || age(of: writtenAt, at: date) >= staleAfter(validators) { return true }
+        let (invalidated, matches) = invalidations.withLock { ($0.contains(key, version: version), $0.matches) }
+        return invalidated || (!matches.isEmpty && matches.matches(key, version: version, value: value))
     }
 
     /// The age at which a value fetched with `validators` is stale: the response's
