@@ -2,6 +2,7 @@ import ContentLoading
 import ContentLoadingNetworking
 import ContentLoadingRepository
 import ContentLoadingSupport
+import ContentLoadingTesting
 import Foundation
 import KitTestSupport
 import Testing
@@ -70,16 +71,20 @@ struct HTTPFreshnessTests {
         #expect(try await repository.value(for: key, policy: .returnCacheDontLoad) == nil, "expired after an hour")
     }
 
-    @Test func noCacheIsStaleAtOnceSoEveryReadRevalidates() async throws {
+    @MainActor @Test func noCacheIsStaleAtOnceSoEveryReadRevalidates() async throws {
         let repository = try repository()
         let key = "fresh/items.json?cc=no-cache"
         #expect(try await repository.refresh(key) == .updated)
         #expect(try await isStale(key, in: repository))
         let before = try await fixture.server.requestCount()
-        let read = try #require(try await repository.value(for: key))
-        #expect(read.isStale && read.isRefreshing)
-        await repository.fetchSettled(key)
-        #expect(try await fixture.server.requestCount() == before + 1, "a prefer-cache read revalidated it")
+        // NB: the read's second event is the revalidation's answer (a 304), after its request.
+        let reader = StreamRecorder(repository.events(for: key))
+        let events = try await reader.values(count: 2).compactMap(\.cachedValue)
+        try #require(events.count == 2)
+        #expect(events[0].isStale && events[0].isRefreshing)
+        #expect(events[1].isUnchanged && !events[1].isRefreshing)
+        // NB: the server counts the question that read `before` too.
+        #expect(try await fixture.server.requestCount() == before + 2, "one request: the revalidation")
     }
 
     @Test func expiresCountsFromTheResponsesDate() async throws {
