@@ -55,12 +55,17 @@ final class HTTPSession: Sendable {
         if let load = LoadDeadline.current, load.end - .now < limit {
             (limit, shown) = (load.end - .now, load.duration)
         }
-        let deadline = Task { [limit, shown] in
-            // NB: a deadline, not synchronisation: it ends a load still running when it passes.
-            try await Task.sleep(for: max(limit, .zero))
-            exchange.abandon(with: APIError.deadlineExceeded(url: url, after: shown))
-            task.cancel()
+        // NB: a Dispatch timer, not a sleeping task: with the cooperative pool's threads busy (a
+        // loaded machine, other work blocking them) a sleeping task fired seconds late. It holds
+        // the exchange and the task weakly, and is cancelled when the load ends, so it keeps
+        // neither alive until the deadline (an `asyncAfter` work item did).
+        let deadline = DispatchSource.makeTimerSource(queue: .global())
+        deadline.setEventHandler { [weak exchange, weak task, shown] in
+            exchange?.abandon(with: APIError.deadlineExceeded(url: url, after: shown))
+            task?.cancel()
         }
+        deadline.schedule(deadline: .now() + max(limit, .zero).seconds)
+        deadline.resume()
         defer { deadline.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
