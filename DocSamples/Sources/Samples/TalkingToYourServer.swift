@@ -112,16 +112,10 @@ extension TalkingToYourServer {
 
     /// Runs the logging sample: loads `url` through `transport`; the lines it logged.
     public static func loggedLines(loading url: URL, transport: Transport) async throws -> [String] {
-        let lines = Lines()
-        _ = try await TalkingToYourServer().loggingClient(transport: transport) { lines.append($0) }.data(from: url)
-        return lines.all
-    }
-
-    /// Lines written from any thread.
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func append(_ line: String) { lock.withLock { lines.append(line) } }
-        var all: [String] { lock.withLock { lines } }
+        // NB: the log is called from any thread; a stream's continuation is Sendable.
+        let (lines, log) = AsyncStream<String>.makeStream()
+        _ = try await TalkingToYourServer().loggingClient(transport: transport) { log.yield($0) }.data(from: url)
+        log.finish()
+        return await lines.reduce(into: []) { $0.append($1) }
     }
 }

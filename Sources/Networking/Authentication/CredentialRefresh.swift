@@ -26,8 +26,8 @@ final class CredentialRefresh: Sendable {
     func renew(after generation: Int, with refresh: @escaping @Sendable () async throws -> Bool)
         async throws -> Bool
     {
-        let task: Task<Bool, any Error> = state.withLock { state in
-            if state.generation > generation { return Task { true } }
+        let task: Task<Bool, any Error>? = state.withLock { state in
+            if state.generation > generation { return nil }
             if let inFlight = state.inFlight { return inFlight.task }
             let started = state.generation
             let task = Task { [weak self] in
@@ -43,6 +43,8 @@ final class CredentialRefresh: Sendable {
             state.inFlight = (started, task)
             return task
         }
+        // NB: nil: a refresh ended since this request took its credentials; send it again.
+        guard let task else { return true }
         return try await task.value
     }
 

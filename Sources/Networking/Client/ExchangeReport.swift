@@ -40,15 +40,8 @@ public struct ExchangeReport: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let outcome = failure.map { "failed: \($0)" } ?? statusCode.map { "\($0)" } ?? "answered"
         var text = "\(method) \(url) → \(outcome), \(bytesSent) bytes sent, \(bytesReceived) received, "
-        text += "\(duration.inMilliseconds) ms, attempt \(attempt)"
+        text += "\(Int(duration.seconds * 1_000)) ms, attempt \(attempt)"
         if isAfterCredentialRefresh { text += ", after a credential refresh" }
         return text.escapingControlCharacters
-    }
-}
-
-extension Duration {
-    /// The whole milliseconds.
-    fileprivate var inMilliseconds: Int64 {
-        components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

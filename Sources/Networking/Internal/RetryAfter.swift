@@ -9,8 +9,12 @@ enum RetryAfter {
         if let seconds = Int(text) { return seconds >= 0 ? .seconds(seconds) : nil }
         // NB: more seconds than an Int holds is a very long wait, capped by the retry policy.
         if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) { return .seconds(Int64.max) }
-        guard let date = httpDate(text) else { return nil }
-        return .milliseconds(Int64((max(0, date.timeIntervalSince(now)) * 1_000).rounded()))
+        return httpDate(text).map { duration(from: now, to: $0) }
+    }
+
+    /// From `start` to `end`, to the millisecond; zero when `end` is not later.
+    static func duration(from start: Date, to end: Date) -> Duration {
+        .milliseconds(Int64((max(0, end.timeIntervalSince(start)) * 1_000).rounded()))
     }
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate, the form servers send).

@@ -21,7 +21,7 @@ extension TransportResponse {
             freshness.maxAge = maxAge.flatMap(Self.deltaSeconds) ?? .zero
         } else if let expires = header("Expires") {
             let date = header("Date").flatMap(RetryAfter.httpDate) ?? Date()
-            freshness.maxAge = RetryAfter.httpDate(expires).map { Self.duration(from: date, to: $0) } ?? .zero
+            freshness.maxAge = RetryAfter.httpDate(expires).map { RetryAfter.duration(from: date, to: $0) } ?? .zero
         }
         return freshness == Freshness() ? nil : freshness
     }
@@ -47,8 +47,4 @@ extension TransportResponse {
         return .seconds(Int64(text).map { min($0, 1 << 31) } ?? 1 << 31)
     }
 
-    /// From `start` to `end`, zero when `end` is not later.
-    private static func duration(from start: Date, to end: Date) -> Duration {
-        .milliseconds(Int64((max(0, end.timeIntervalSince(start)) * 1_000).rounded()))
-    }
 }
