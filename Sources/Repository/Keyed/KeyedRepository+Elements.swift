@@ -24,9 +24,10 @@ extension KeyedRepository {
     @inlinable @discardableResult
     public func save<Element: Identifiable & Sendable>(element: Element) async throws -> [Key]
     where Value == [Element] {
+        if let keys = try await savedThroughStore(element) { return keys }
         // NB: inlinable, so the search and the edit run specialised for the app's element type
         // (C4: a generic search of 100,000 ids cost more than the whole rest of the save).
-        try await patchEveryList(
+        return try await patchEveryList(
             find: { list in list.firstIndex { $0.id == element.id } },
             replace: { list, position in
                 guard list.indices.contains(position), list[position].id == element.id else { return false }

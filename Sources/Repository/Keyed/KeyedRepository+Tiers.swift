@@ -52,19 +52,26 @@ extension KeyedRepository {
 
     /// Writes `value` for `key` to the persistent tier, then to memory, then to every reader
     /// (persist, then deliver), with the validators its fetch got (none for a save). Runs
-    /// under the key's write lock.
+    /// under the key's write lock. A fetch's write gives the persistent tier's version when the
+    /// fetch started (`started`): a part of the value stored on its own (an element) that was
+    /// written after it is kept, and is what memory and the readers get.
     ///
     /// - Returns: What the readers were given.
     /// - Throws: The persistent tier's error when its write fails: then nothing changed, in
     ///   memory or for the readers.
     @discardableResult
     func writeThrough(
-        _ value: Value, for key: Key, in channel: KeyChannel<Value>, origin: CacheOrigin,
-        validators: Validators = .none
+        _ written: Value, for key: Key, in channel: KeyChannel<Value>, origin: CacheOrigin,
+        validators: Validators = .none, keepingWritesAfter started: UInt64? = nil
     ) async throws -> KeyChannel<Value>.Delivery {
         let writtenAt = now()
-        let version =
-            try await stored { try await $0.write(value, for: key, writtenAt: writtenAt, validators: validators) }
+        var value = written
+        let version = try await stored {
+            let write = try await $0.write(
+                written, for: key, writtenAt: writtenAt, validators: validators, keepingWritesAfter: started)
+            if let kept = write.kept { value = kept }
+            return write.version
+        }
         memory.store(.init(value: value, writtenAt: writtenAt, version: version, validators: validators), for: key)
         return publish(
             .value(value, origin: origin, writtenAt: writtenAt, version: version, validators: validators), in: channel)

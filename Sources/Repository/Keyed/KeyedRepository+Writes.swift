@@ -155,6 +155,7 @@ extension KeyedRepository {
         try await channel.flight.run { [self] commit in
             let flight = channel.nextFlight()
             let started = channel.writtenVersion
+            let startedInTier = tier?.latestVersion
             let invalidations = channel.invalidationCount
             // NB: the fetch uses the channel until it ends, so a caller that comes while it
             // writes finds this channel (its write lock, its versions, this fetch), not a new one.
@@ -187,7 +188,8 @@ extension KeyedRepository {
                     guard !channel.wasWritten(after: started) else {
                         return .init(flight: flight, result: .success(.notModified), invalidations: invalidations)
                     }
-                    let (outcome, delivery) = try await write(result, for: key, in: channel)
+                    let (outcome, delivery) = try await write(
+                        result, for: key, in: channel, keepingWritesAfter: startedInTier)
                     return .init(
                         flight: flight, result: .success(outcome), delivery: delivery, invalidations: invalidations)
                 }
@@ -200,9 +202,9 @@ extension KeyedRepository {
 
     /// Writes what a fetch of `key` found: a new value through the tiers, or a confirmation of
     /// the cached one (a 304, or an equal value).
-    private func write(_ result: FetchResult<Value>, for key: Key, in channel: KeyChannel<Value>) async throws
-        -> (SyncOutcome, KeyChannel<Value>.Delivery)
-    {
+    private func write(
+        _ result: FetchResult<Value>, for key: Key, in channel: KeyChannel<Value>, keepingWritesAfter started: UInt64?
+    ) async throws -> (SyncOutcome, KeyChannel<Value>.Delivery) {
         switch result {
         case .notModified(let validators):
             guard let current = await lookUp(key).hit else {
@@ -214,7 +216,8 @@ extension KeyedRepository {
             if let isUnchanged, let current = await lookUp(key).hit, isUnchanged(current.value, value) {
                 return (.notModified, try await confirm(current, for: key, in: channel, validators: validators))
             }
-            let delivery = try await writeThrough(value, for: key, in: channel, origin: .remote, validators: validators)
+            let delivery = try await writeThrough(
+                value, for: key, in: channel, origin: .remote, validators: validators, keepingWritesAfter: started)
             return (.updated, delivery)
         }
     }

@@ -17,31 +17,41 @@ extension DiskCache {
         return try keepingTotalOnFailure {
             try database.transaction(operation: "write the cache in") {
                 let version = try advanceVersion()
-                let replaced = try storedBytes(of: key)
-                let insert = try database.prepare(
-                    """
-                    INSERT OR REPLACE INTO content_loading_cache
-                        (key, format, version, value, size, written_at, accessed_at, entity_tag, last_modified, max_age)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, operation: "write the cache in")
-                try insert.bind(key, at: 1)
-                try insert.bind(formatVersion, at: 2)
-                try insert.bind(Int(version), at: 3)
-                try insert.bind(data, at: 4)
-                try insert.bind(size, at: 5)
-                try insert.bind(writtenAt.timeIntervalSince1970, at: 6)
-                try insert.bind(writtenAt.timeIntervalSince1970, at: 7)
-                try insert.bind(validators.entityTag, at: 8)
-                try insert.bind(validators.lastModified, at: 9)
-                try insert.bind(Self.storedMaxAge(validators), at: 10)
-                try insert.step()
-                totalBytes += size - replaced
-                pendingReads[key] = nil
-                try recordReads()
-                if totalBytes > byteLimit { try evict(keeping: key) }
+                try insertRow(
+                    data, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
                 return version
             }
         }
+    }
+
+    /// Stores `data` for `key` at `version`, inside a write's transaction, then evicts the least
+    /// recently read entries while the total is over ``byteLimit``; `size` is what the key and
+    /// value take.
+    func insertRow(_ data: Data, for key: String, size: Int, version: UInt64, writtenAt: Date, validators: Validators)
+        throws
+    {
+        let replaced = try storedBytes(of: key)
+        let insert = try database.prepare(
+            """
+            INSERT OR REPLACE INTO content_loading_cache
+                (key, format, version, value, size, written_at, accessed_at, entity_tag, last_modified, max_age)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, operation: "write the cache in")
+        try insert.bind(key, at: 1)
+        try insert.bind(formatVersion, at: 2)
+        try insert.bind(Int(version), at: 3)
+        try insert.bind(data, at: 4)
+        try insert.bind(size, at: 5)
+        try insert.bind(writtenAt.timeIntervalSince1970, at: 6)
+        try insert.bind(writtenAt.timeIntervalSince1970, at: 7)
+        try insert.bind(validators.entityTag, at: 8)
+        try insert.bind(validators.lastModified, at: 9)
+        try insert.bind(Self.storedMaxAge(validators), at: 10)
+        try insert.step()
+        totalBytes += size - replaced
+        pendingReads[key] = nil
+        try recordReads()
+        if totalBytes > byteLimit { try evict(keeping: key) }
     }
 
     /// Sets the write time and validators of the entry for `key` at the file's next write
@@ -103,6 +113,7 @@ extension DiskCache {
         try database.transaction(operation: "clear the cache in") {
             let version = try advanceVersion()
             try database.execute("DELETE FROM content_loading_cache", operation: "clear the cache in")
+            try database.execute("DELETE FROM content_loading_elements", operation: "clear the cache in")
             totalBytes = 0
             pendingReads = [:]
             return version
@@ -168,7 +179,7 @@ extension DiskCache {
     }
 
     /// Runs `body`; when it throws (its transaction rolled back), the running total is restored.
-    private func keepingTotalOnFailure<T>(_ body: () throws -> T) throws -> T {
+    func keepingTotalOnFailure<T>(_ body: () throws -> T) throws -> T {
         let before = totalBytes
         do { return try body() } catch {
             totalBytes = before

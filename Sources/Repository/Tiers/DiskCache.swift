@@ -74,6 +74,8 @@ public actor DiskCache {
         // 4: how long the response said the value is fresh (Cache-Control max-age, Expires),
         // in seconds; NULL when it did not say.
         "ALTER TABLE content_loading_cache ADD COLUMN max_age REAL",
+        // 5: records (see `DiskCache+Records.swift`).
+        recordsSchema,
     ]
 
     /// The highest valid version stored, 0 when none.

@@ -52,12 +52,18 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         }
     }
 
-    func write(_ value: Value, for key: Key, writtenAt: Date, validators: Validators) async throws -> UInt64? {
+    func write(
+        _ value: Value, for key: Key, writtenAt: Date, validators: Validators, keepingWritesAfter started: UInt64?
+    )
+        async throws -> TierWrite<Value>
+    {
         // NB: the server said not to store it: no copy on disk, not even an older one.
-        if validators.freshness?.isNoStore == true { return try await remove(key) }
+        if validators.freshness?.isNoStore == true { return TierWrite(version: try await remove(key)) }
         do {
             let data = try JSONEncoder().encode(value)
-            return try await cache.write(data, for: storageKey(key), writtenAt: writtenAt, validators: validators)
+            return TierWrite(
+                version: try await cache.write(data, for: storageKey(key), writtenAt: writtenAt, validators: validators)
+            )
         } catch {
             throw failure("write", key, error)
         }
@@ -75,7 +81,8 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
             throw failure("write", key, error)
         }
         if let confirmed { return confirmed }
-        return try await write(value, for: key, writtenAt: writtenAt, validators: validators)
+        return try await write(value, for: key, writtenAt: writtenAt, validators: validators, keepingWritesAfter: nil)
+            .version
     }
 
     func remove(_ key: Key) async throws -> UInt64? {

@@ -69,14 +69,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// While the tier holds the only reference to the value, nothing is copied: an edit of one
     /// element of a long list costs what the edit costs. While a reader holds it too, value
     /// semantics copy it, here, under the tier's lock.
-    func edit(_ key: Key, version: UInt64, writtenAt: Date, _ edit: (inout Value) -> Bool) -> Value? {
+    ///
+    /// `writtenAt` `nil` keeps the entry's write time and validators: an edit of a part that is
+    /// stored on its own (an element of a list of records) leaves the list as old as it was.
+    func edit(_ key: Key, version: UInt64, writtenAt: Date?, _ edit: (inout Value) -> Bool) -> Value? {
         let edited: Value?? = index.withLock { index in
             index.modify(key) { entry -> Value? in
                 guard entry.version < version, edit(&entry.value) else { return nil }
                 entry.version = version
-                entry.writtenAt = writtenAt
-                // NB: an edited value is no longer the server's: the next fetch is a full one.
-                entry.validators = .none
+                if let writtenAt {
+                    entry.writtenAt = writtenAt
+                    // NB: an edited value is no longer the server's: the next fetch is a full one.
+                    entry.validators = .none
+                }
                 return entry.value
             }
         }

@@ -21,11 +21,17 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// value; `nil` when there is none (or the tier keeps no validators).
     func validators(for key: Key) async throws -> (validators: Validators, writtenAt: Date)?
 
-    /// Stores `value` for `key` with the validators its fetch got, in one transaction.
+    /// Stores `value` for `key` with the validators its fetch got, in one transaction. A tier
+    /// that stores parts of values on their own (elements) keeps a part that a write after
+    /// version `started` holds (`nil`: a save, which overwrites whatever is there).
     ///
     /// - Returns: The version the tier stored it at (from a counter the write's transaction
-    ///   advances); `nil` when the tier keeps no versions (the repository orders its writes).
-    func write(_ value: Value, for key: Key, writtenAt: Date, validators: Validators) async throws -> UInt64?
+    ///   advances; `nil` when the tier keeps no versions: the repository orders its writes),
+    ///   and the value as stored when a part of it was kept.
+    func write(
+        _ value: Value, for key: Key, writtenAt: Date, validators: Validators, keepingWritesAfter started: UInt64?
+    )
+        async throws -> TierWrite<Value>
 
     /// Records that a fetch found `value`, stored for `key` at `expected`, unchanged at
     /// `writtenAt`, with `validators`: its age starts again. When the stored entry changed
@@ -55,4 +61,12 @@ struct PersistedEntry<Value: Sendable>: Sendable {
     let writtenAt: Date
     let version: UInt64
     var validators: Validators = .none
+}
+
+/// What a ``PersistentTier`` write stored.
+struct TierWrite<Value: Sendable>: Sendable {
+    /// The version it stored at; `nil` when the tier keeps no versions.
+    let version: UInt64?
+    /// The value as stored, when a later write of a part of it was kept; `nil`: as written.
+    var kept: Value? = nil
 }

@@ -27,11 +27,12 @@ struct StoreTier<Element: Sendable & Identifiable & Equatable>: PersistentTier w
     func validators(for key: WholeCollection) async throws -> (validators: Validators, writtenAt: Date)? { nil }
 
     /// Makes `value` the whole collection and `writtenAt` the last sync time, in one transaction.
-    func write(_ value: [Element], for key: WholeCollection, writtenAt: Date, validators: Validators) async throws
-        -> UInt64?
-    {
+    func write(
+        _ value: [Element], for key: WholeCollection, writtenAt: Date, validators: Validators,
+        keepingWritesAfter started: UInt64?
+    ) async throws -> TierWrite<[Element]> {
         try await store.replaceAll(with: value, syncedAt: writtenAt)
-        return nil
+        return TierWrite(version: nil)
     }
 
     /// Records `writtenAt` as the last sync time.

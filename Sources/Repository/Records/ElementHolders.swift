@@ -1,0 +1,34 @@
+import ContentLoadingSupport
+
+/// Which keys of one repository hold which elements, for the lists that went through its
+/// persistent tier in this process (read or written): an element change notifies exactly the
+/// keys that hold its id, not every list.
+///
+/// A key stays until its list is written again without the element or removed; a key whose
+/// list has left memory and has no reader is dropped when a change finds it.
+final class ElementHolders<Key: Hashable & Sendable, ID: Hashable & Sendable>: Sendable {
+    private let state = Locked((byElement: [ID: Set<Key>](), byKey: [Key: Set<ID>]()))
+
+    /// Records that the list of `key` holds the elements `ids` (and no others).
+    func hold(_ ids: some Sequence<ID>, in key: Key) {
+        let ids = Set(ids)
+        state.withLock { state in
+            let held = state.byKey[key] ?? []
+            for id in held.subtracting(ids) {
+                state.byElement[id]?.remove(key)
+                if state.byElement[id]?.isEmpty == true { state.byElement[id] = nil }
+            }
+            for id in ids.subtracting(held) { state.byElement[id, default: []].insert(key) }
+            state.byKey[key] = ids.isEmpty ? nil : ids
+        }
+    }
+
+    /// Forgets the list of `key`.
+    func release(_ key: Key) { hold([], in: key) }
+
+    /// Forgets every list.
+    func releaseAll() { state.withLock { $0 = ([:], [:]) } }
+
+    /// The keys whose lists hold the element `id`.
+    func keys(holding id: ID) -> Set<Key> { state.withLock { $0.byElement[id] ?? [] } }
+}

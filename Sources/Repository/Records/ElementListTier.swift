@@ -1,0 +1,152 @@
+import ContentLoading
+import Foundation
+
+/// The persistent tier of a ``KeyedRepository`` of lists over an ``ElementStore``: each list
+/// stored as the ordered ids of its elements (under the namespace `[Element type]|`), each
+/// element once in the store's rows. A read joins them; an element the store no longer holds
+/// (removed) is left out, order kept. Every failure is a ``CacheError`` naming the file and
+/// the key.
+struct ElementListTier<Key: CacheKey, Element: Identifiable & Codable & Sendable>: PersistentTier, ElementStoring
+where Element.ID: CacheKey {
+    let store: ElementStore<Element>
+    /// Which keys hold which elements, for the lists this tier read or wrote.
+    let holders = ElementHolders<Key, Element.ID>()
+    /// What every key of this tier starts with.
+    var namespace: String { "[\(store.type)]|" }
+
+    private var cache: DiskCache { store.disk }
+
+    private func storageKey(_ key: Key) -> String { namespace + key.persistentKey }
+
+    func entry(for key: Key, now: Date) async throws -> PersistedEntry<[Element]>? {
+        let stored: (entry: DiskCache.Entry, elements: [String: Data])?
+        do {
+            stored = try await cache.listEntry(for: storageKey(key), type: store.type, now: now)
+        } catch let corrupt as DiskCache.CorruptEntry {
+            throw await discarding(key, failure("read", key, corrupt))
+        } catch {
+            throw failure("read", key, error)
+        }
+        guard let (entry, rows) = stored else { return nil }
+        var list: [Element] = []
+        do {
+            let decoder = JSONDecoder()
+            let ids = try decoder.decode([String].self, from: entry.data)
+            list.reserveCapacity(ids.count)
+            for id in ids {
+                guard let row = rows[id] else { continue }
+                do {
+                    list.append(try decoder.decode(Element.self, from: row))
+                } catch {
+                    throw ElementUndecodable(id: id, error: error)
+                }
+            }
+        } catch {
+            throw await discarding(key, failure("decode", key, error))
+        }
+        holders.hold(list.map(\.id), in: key)
+        return PersistedEntry(
+            value: list, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators)
+    }
+
+    func validators(for key: Key) async throws -> (validators: Validators, writtenAt: Date)? {
+        do {
+            return try await cache.validators(for: storageKey(key))
+        } catch {
+            throw failure("read", key, error)
+        }
+    }
+
+    func write(
+        _ value: [Element], for key: Key, writtenAt: Date, validators: Validators, keepingWritesAfter started: UInt64?
+    ) async throws -> TierWrite<[Element]> {
+        // NB: the server said not to store it: no copy on disk, not even an older one.
+        if validators.freshness?.isNoStore == true { return TierWrite(version: try await remove(key)) }
+        let write: (version: UInt64, kept: [String: Data])
+        do {
+            let encoder = JSONEncoder()
+            let elements = try value.map {
+                DiskCache.EncodedElement(id: $0.id.persistentKey, data: try encoder.encode($0))
+            }
+            write = try await cache.writeList(
+                try encoder.encode(elements.map(\.id)), elements: elements, type: store.type, for: storageKey(key),
+                writtenAt: writtenAt, validators: validators, keepingWritesAfter: started)
+        } catch {
+            throw failure("write", key, error)
+        }
+        holders.hold(value.map(\.id), in: key)
+        guard !write.kept.isEmpty else { return TierWrite(version: write.version) }
+        // NB: an element saved after the fetch started is kept in the file; the readers get it too.
+        let decoder = JSONDecoder()
+        let stored = value.map { element in
+            write.kept[element.id.persistentKey].flatMap { try? decoder.decode(Element.self, from: $0) } ?? element
+        }
+        return TierWrite(version: write.version, kept: stored)
+    }
+
+    func confirm(_ value: [Element], for key: Key, expected: UInt64, writtenAt: Date, validators: Validators)
+        async throws -> UInt64?
+    {
+        if validators.freshness?.isNoStore == true { return try await remove(key) }
+        let confirmed: UInt64?
+        do {
+            confirmed = try await cache.confirm(
+                storageKey(key), expected: expected, writtenAt: writtenAt, validators: validators)
+        } catch {
+            throw failure("write", key, error)
+        }
+        if let confirmed { return confirmed }
+        return try await write(value, for: key, writtenAt: writtenAt, validators: validators, keepingWritesAfter: nil)
+            .version
+    }
+
+    func remove(_ key: Key) async throws -> UInt64? {
+        holders.release(key)
+        do {
+            return try await cache.remove(storageKey(key))
+        } catch {
+            throw failure("remove", key, error)
+        }
+    }
+
+    func removeAll() async throws -> UInt64? {
+        holders.releaseAll()
+        do {
+            return try await cache.removeAll(prefixedBy: namespace)
+        } catch {
+            throw CacheError(operation: "remove", path: cache.path, key: "every entry", reason: "\(error)")
+        }
+    }
+
+    var latestVersion: UInt64 { cache.latestVersion }
+
+    func save(_ element: Element) async throws -> [Key] {
+        try await store.save(element)
+        return Array(holders.keys(holding: element.id))
+    }
+
+    /// Removes the stored list of `key` (it does not read; the next read is a plain miss; its
+    /// elements stay while other lists hold them), then returns `error`.
+    private func discarding(_ key: Key, _ error: CacheError) async -> CacheError {
+        _ = try? await cache.remove(storageKey(key))
+        return error
+    }
+
+    private func failure(_ operation: String, _ key: Key, _ error: any Error) -> CacheError {
+        let reason: String
+        switch error {
+        case let error as SQLiteError: reason = "\(error.message) (SQLite error \(error.code))"
+        case let error as ElementUndecodable:
+            reason = "its element \(error.id) does not decode as \(Element.self) (\(error.error))"
+        case is DecodingError: reason = "the stored ids do not decode (\(error))"
+        default: reason = "\(error)"
+        }
+        return CacheError(operation: operation, path: cache.path, key: key.persistentKey, reason: reason)
+    }
+}
+
+/// A stored element of a list that does not decode.
+struct ElementUndecodable: Error {
+    let id: String
+    let error: any Error
+}

@@ -1,0 +1,119 @@
+import ContentLoading
+import ContentLoadingSupport
+import Foundation
+
+/// Elements stored once per id in a ``DiskCache`` file, shared by every repository made over
+/// the store: lists of elements (stored as the ordered ids of their elements) and details (one
+/// element by id).
+///
+/// Saving or removing one element is one row write, and reaches every list and every detail
+/// that holds its id: in memory and for live readers at once (origin ``CacheOrigin/local``,
+/// order kept, no request), and on disk, because a stored list is read by joining its ids
+/// with the element rows, so a relaunch shows the edit too.
+///
+/// ```swift
+/// let contacts = ElementStore<Contact>(disk: disk)
+/// let search = KeyedRepository<String, [Contact]>(elements: contacts) { query in try await api.search(query) }
+/// let detail = KeyedRepository<Contact.ID, Contact>(elements: contacts) { id in try await api.contact(id) }
+///
+/// try await contacts.save(edited)   // one row; every list and detail holding edited.id shows it
+/// ```
+///
+/// - A list's row, its membership rows and its elements are written in one transaction. A
+///   fetch that started before a save of one of its elements keeps the saved element, in the
+///   file and in what its readers get.
+/// - An element no stored list holds any more is removed with the last list that held it.
+///   Element rows are not counted in the disk tier's `byteLimit`; the list rows (their ids)
+///   are, and evicting a list frees the elements only it held.
+public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sendable where Element.ID: CacheKey {
+    /// The file the elements are stored in.
+    public let disk: DiskCache
+    /// The name element rows are stored under: the element type's name.
+    let type = String(reflecting: Element.self)
+    /// The wall clock element writes are stamped with.
+    let now: @Sendable () -> Date
+    private let listeners = Locked<(next: UInt64, all: [UInt64: Listener])>((0, [:]))
+
+    /// Hears an element change; `false` when its repository is gone.
+    typealias Listener = @Sendable (ElementChange<Element>) async -> Bool
+
+    /// Creates a store of elements in `disk` (the file may hold other repositories' entries).
+    ///
+    /// - Parameters:
+    ///   - disk: The file.
+    ///   - now: The wall clock saves are stamped with. Inject the repositories' test clock.
+    public init(disk: DiskCache, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.disk = disk
+        self.now = now
+    }
+
+    /// Saves `element`: one row, under its id. Every list and every detail of a repository
+    /// over this store that holds its id gets it, in place, with no request.
+    ///
+    /// - Throws: ``CacheError`` naming the file and the element when the write fails: then
+    ///   nothing changed.
+    public func save(_ element: Element) async throws {
+        let writtenAt = now()
+        let version: UInt64
+        do {
+            let data = try JSONEncoder().encode(element)
+            version = try await disk.writeElement(
+                data, type: type, id: element.id.persistentKey, writtenAt: writtenAt, validators: .none,
+                keepingWritesAfter: nil
+            ).version
+        } catch {
+            throw failure("write", element.id, error)
+        }
+        await notify(ElementChange(id: element.id, element: element, version: version, writtenAt: writtenAt))
+    }
+
+    /// Removes the element with `id`: every list of a repository over this store drops it
+    /// (order kept), and its details read "no value".
+    ///
+    /// - Throws: ``CacheError`` naming the file and the element when the removal fails: then
+    ///   nothing changed.
+    public func remove(id: Element.ID) async throws {
+        let version: UInt64
+        do {
+            version = try await disk.removeElement(type: type, id: id.persistentKey)
+        } catch {
+            throw failure("remove", id, error)
+        }
+        await notify(ElementChange(id: id, element: nil, version: version, writtenAt: now()))
+    }
+
+    /// The stored element with `id`; `nil` when there is none.
+    ///
+    /// - Throws: ``CacheError`` naming the file and the element when it cannot be read or
+    ///   decoded.
+    public func element(id: Element.ID) async throws -> Element? {
+        do {
+            guard let entry = try await disk.elementEntry(type: type, id: id.persistentKey) else { return nil }
+            return try JSONDecoder().decode(Element.self, from: entry.data)
+        } catch {
+            throw failure("read", id, error)
+        }
+    }
+
+    /// Adds `listener`, which hears every save and removal made through the store.
+    func listen(_ listener: @escaping Listener) {
+        listeners.withLock { listeners in
+            listeners.next += 1
+            listeners.all[listeners.next] = listener
+        }
+    }
+
+    /// Hands `change` to every listener, in turn, and drops those whose repository is gone.
+    private func notify(_ change: ElementChange<Element>) async {
+        for (number, listener) in listeners.withLock({ $0.all }) where !(await listener(change)) {
+            listeners.withLock { _ = $0.all.removeValue(forKey: number) }
+        }
+    }
+
+    /// A ``CacheError`` naming the file and element `id`.
+    func failure(_ operation: String, _ id: Element.ID, _ error: any Error) -> CacheError {
+        CacheError(
+            operation: operation, path: disk.path, key: "\(type) \(id.persistentKey)",
+            reason: (error as? SQLiteError).map { "\($0.message) (SQLite error \($0.code))" } ?? "\(error)")
+    }
+}

@@ -1,0 +1,96 @@
+import ContentLoading
+import Foundation
+
+/// The persistent tier of a ``KeyedRepository`` of single elements by id over an
+/// ``ElementStore``: the element's own row, the one every list of the store joins, so a detail
+/// opens at once from any list that held it (with that list's age). Every failure is a
+/// ``CacheError`` naming the file and the element.
+struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier where Element.ID: CacheKey {
+    let store: ElementStore<Element>
+
+    private var cache: DiskCache { store.disk }
+
+    func entry(for id: Element.ID, now: Date) async throws -> PersistedEntry<Element>? {
+        let entry: DiskCache.Entry?
+        do {
+            entry = try await cache.elementEntry(type: store.type, id: id.persistentKey)
+        } catch let corrupt as DiskCache.CorruptEntry {
+            // NB: a row that does not validate is a miss from now on.
+            _ = try? await cache.removeElement(type: store.type, id: id.persistentKey)
+            throw store.failure("read", id, corrupt)
+        } catch {
+            throw store.failure("read", id, error)
+        }
+        guard let entry else { return nil }
+        do {
+            let element = try JSONDecoder().decode(Element.self, from: entry.data)
+            return PersistedEntry(
+                value: element, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators)
+        } catch {
+            _ = try? await cache.removeElement(type: store.type, id: id.persistentKey)
+            throw store.failure("decode", id, error)
+        }
+    }
+
+    func validators(for id: Element.ID) async throws -> (validators: Validators, writtenAt: Date)? {
+        do {
+            guard let entry = try await cache.elementEntry(type: store.type, id: id.persistentKey) else { return nil }
+            return (entry.validators, entry.writtenAt)
+        } catch {
+            throw store.failure("read", id, error)
+        }
+    }
+
+    func write(
+        _ value: Element, for id: Element.ID, writtenAt: Date, validators: Validators,
+        keepingWritesAfter started: UInt64?
+    ) async throws -> TierWrite<Element> {
+        if validators.freshness?.isNoStore == true { return TierWrite(version: try await remove(id)) }
+        let write: (version: UInt64, kept: Data?)
+        do {
+            write = try await cache.writeElement(
+                try JSONEncoder().encode(value), type: store.type, id: id.persistentKey, writtenAt: writtenAt,
+                validators: validators, keepingWritesAfter: started)
+        } catch {
+            throw store.failure("write", id, error)
+        }
+        // NB: an element saved after the fetch started is kept in the file; the readers get it too.
+        return TierWrite(
+            version: write.version, kept: write.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) })
+    }
+
+    func confirm(_ value: Element, for id: Element.ID, expected: UInt64, writtenAt: Date, validators: Validators)
+        async throws -> UInt64?
+    {
+        if validators.freshness?.isNoStore == true { return try await remove(id) }
+        let confirmed: UInt64?
+        do {
+            confirmed = try await cache.confirmElement(
+                type: store.type, id: id.persistentKey, expected: expected, writtenAt: writtenAt,
+                validators: validators)
+        } catch {
+            throw store.failure("write", id, error)
+        }
+        if let confirmed { return confirmed }
+        return try await write(value, for: id, writtenAt: writtenAt, validators: validators, keepingWritesAfter: nil)
+            .version
+    }
+
+    func remove(_ id: Element.ID) async throws -> UInt64? {
+        do {
+            return try await cache.removeElement(type: store.type, id: id.persistentKey)
+        } catch {
+            throw store.failure("remove", id, error)
+        }
+    }
+
+    func removeAll() async throws -> UInt64? {
+        do {
+            return try await cache.removeElement(type: store.type, id: nil)
+        } catch {
+            throw CacheError(operation: "remove", path: cache.path, key: "every \(store.type)", reason: "\(error)")
+        }
+    }
+
+    var latestVersion: UInt64 { cache.latestVersion }
+}

@@ -1,0 +1,108 @@
+import ContentLoading
+import Foundation
+
+/// The rows behind records: element rows and list membership rows, read and written inside
+/// the transactions of `DiskCache+Records.swift`.
+extension DiskCache {
+    /// An element row as stored, its version and write time not yet validated.
+    struct StoredElement {
+        let data: Data
+        let version: Int?
+        let shownVersion: String?
+        let writtenAt: Double?
+        let shownWrittenAt: String?
+        let validators: Validators
+    }
+
+    /// The statement that writes an element row unless a write after a version holds it:
+    /// parameters type, id, value, version, written_at, entity_tag, last_modified, max_age and
+    /// that version (NULL: write whatever holds it); it returns a row when it wrote.
+    func elementUpsert() throws -> SQLiteStatement {
+        try database.prepare(
+            """
+            INSERT INTO content_loading_elements
+                (type, id, value, version, written_at, entity_tag, last_modified, max_age)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                ON CONFLICT (type, id) DO UPDATE SET
+                    value = excluded.value, version = excluded.version, written_at = excluded.written_at,
+                    entity_tag = excluded.entity_tag, last_modified = excluded.last_modified,
+                    max_age = excluded.max_age
+                WHERE ?9 IS NULL OR NOT (
+                    typeof(content_loading_elements.version) = 'integer' AND content_loading_elements.version > ?9)
+                RETURNING 1
+            """, operation: "write the cache in")
+    }
+
+    /// Writes one element row with `upsert` (see ``elementUpsert()``).
+    ///
+    /// - Returns: Whether it was written (`false`: a write after `started` was kept).
+    func upsertElement(
+        _ data: Data, type: String, id: String, version: UInt64, writtenAt: Date, validators: Validators,
+        keepingWritesAfter started: UInt64?, using upsert: SQLiteStatement
+    ) throws -> Bool {
+        try upsert.bind(type, at: 1)
+        try upsert.bind(id, at: 2)
+        try upsert.bind(data, at: 3)
+        try upsert.bind(Int(version), at: 4)
+        try upsert.bind(writtenAt.timeIntervalSince1970, at: 5)
+        try upsert.bind(validators.entityTag, at: 6)
+        try upsert.bind(validators.lastModified, at: 7)
+        try upsert.bind(Self.storedMaxAge(validators), at: 8)
+        try upsert.bind(started.map { Int(clamping: $0) }, at: 9)
+        let written = try upsert.step()
+        // NB: RETURNING yields its row before the statement has run to its end.
+        while try upsert.step() {}
+        try upsert.reset()
+        return written
+    }
+
+    /// The row of element `id` of `type`; `nil` when there is none.
+    func storedElement(type: String, id: String) throws -> StoredElement? {
+        let select = try database.prepare(
+            """
+            SELECT value, \(Self.validVersion), version, \(Self.validWrittenAt), written_at,
+                    entity_tag, last_modified, max_age
+                FROM content_loading_elements WHERE type = ? AND id = ?
+            """, operation: "read the cache in")
+        try select.bind(type, at: 1)
+        try select.bind(id, at: 2)
+        guard try select.step() else { return nil }
+        guard let data = select.data(at: 0) else { throw CorruptEntry(reason: "its value is missing") }
+        return StoredElement(
+            data: data, version: select.optionalInt(at: 1), shownVersion: select.text(at: 2),
+            writtenAt: select.optionalDouble(at: 3), shownWrittenAt: select.text(at: 4),
+            validators: Validators(
+                entityTag: select.text(at: 5), lastModified: select.text(at: 6),
+                freshness: Self.freshness(maxAge: select, at: 7)))
+    }
+
+    /// Makes `ids` the elements of `type` the list `key` holds: the membership rows it no
+    /// longer needs go (and an element no list holds any more goes with them), the new ones
+    /// are added.
+    func replaceMembers(of key: String, type: String, with ids: Set<String>) throws {
+        let select = try database.prepare(
+            "SELECT element_id FROM content_loading_list_members WHERE list_key = ? AND element_type = ?",
+            operation: "write the cache in")
+        try select.bind(key, at: 1)
+        try select.bind(type, at: 2)
+        var held = Set<String>()
+        while try select.step() { if let id = select.text(at: 0) { held.insert(id) } }
+        let delete = try database.prepare(
+            "DELETE FROM content_loading_list_members WHERE element_type = ? AND element_id = ? AND list_key = ?",
+            operation: "write the cache in")
+        for id in held.subtracting(ids) { try step(delete, type, id, key) }
+        let insert = try database.prepare(
+            "INSERT OR IGNORE INTO content_loading_list_members (element_type, element_id, list_key) VALUES (?, ?, ?)",
+            operation: "write the cache in")
+        for id in ids.subtracting(held) { try step(insert, type, id, key) }
+    }
+
+    /// Runs `statement` once with three text parameters, then resets it.
+    private func step(_ statement: SQLiteStatement, _ first: String, _ second: String, _ third: String) throws {
+        try statement.bind(first, at: 1)
+        try statement.bind(second, at: 2)
+        try statement.bind(third, at: 3)
+        _ = try statement.step()
+        try statement.reset()
+    }
+}

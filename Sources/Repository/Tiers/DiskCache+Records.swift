@@ -1,0 +1,180 @@
+import ContentLoading
+import Foundation
+
+/// Records: elements stored once per (type, id), and lists stored as the ordered ids of their
+/// elements (a row of `content_loading_cache` whose value is the ids) with one membership row
+/// per element they hold. A list's row, its members and its elements are written in one
+/// transaction; a read joins them.
+///
+/// A list row that goes (removed, evicted, discarded) takes its membership rows with it, and
+/// an element no list holds any more goes with its last membership row (triggers), so element
+/// rows are bounded by the lists that hold them.
+extension DiskCache {
+    static let recordsSchema = """
+        CREATE TABLE content_loading_elements (
+            type TEXT NOT NULL,
+            id TEXT NOT NULL,
+            value BLOB NOT NULL,
+            version INTEGER NOT NULL,
+            written_at REAL NOT NULL,
+            entity_tag TEXT,
+            last_modified TEXT,
+            max_age REAL,
+            PRIMARY KEY (type, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE content_loading_list_members (
+            element_type TEXT NOT NULL,
+            element_id TEXT NOT NULL,
+            list_key TEXT NOT NULL,
+            PRIMARY KEY (element_type, element_id, list_key)
+        ) WITHOUT ROWID;
+        CREATE INDEX content_loading_list_members_by_list ON content_loading_list_members (list_key);
+        CREATE TRIGGER content_loading_list_gone AFTER DELETE ON content_loading_cache BEGIN
+            DELETE FROM content_loading_list_members WHERE list_key = old.key;
+        END;
+        CREATE TRIGGER content_loading_element_orphaned AFTER DELETE ON content_loading_list_members
+            WHEN NOT EXISTS (
+                SELECT 1 FROM content_loading_list_members
+                    WHERE element_type = old.element_type AND element_id = old.element_id)
+        BEGIN
+            DELETE FROM content_loading_elements WHERE type = old.element_type AND id = old.element_id;
+        END
+        """
+
+    /// One element of a list, encoded.
+    struct EncodedElement: Sendable {
+        let id: String
+        let data: Data
+    }
+
+    /// Writes the list `key` (its ordered `ids`, encoded) with its `elements`, at the file's
+    /// next write version, in one transaction: each element's row (unless a write after
+    /// `started` holds it: that one is kept), the list's membership rows, then the list's row.
+    ///
+    /// - Returns: The version, and the stored data of the elements that were kept, by id.
+    /// - Throws: ``OverLimit`` when the ids alone take more than ``byteLimit``; ``SQLiteError``
+    ///   when the write fails (nothing changes).
+    func writeList(
+        _ ids: Data, elements: [EncodedElement], type: String, for key: String, writtenAt: Date,
+        validators: Validators, keepingWritesAfter started: UInt64?
+    ) async throws -> (version: UInt64, kept: [String: Data]) {
+        try await writeFault?(key)
+        let size = key.utf8.count + ids.count
+        guard size <= byteLimit else { throw OverLimit(bytes: size, limit: byteLimit) }
+        return try keepingTotalOnFailure {
+            try database.transaction(operation: "write the cache in") {
+                let version = try advanceVersion()
+                let upsert = try elementUpsert()
+                var kept: [String: Data] = [:]
+                for element in elements {
+                    let written = try upsertElement(
+                        element.data, type: type, id: element.id, version: version, writtenAt: writtenAt,
+                        validators: .none, keepingWritesAfter: started, using: upsert)
+                    if !written { kept[element.id] = try storedElement(type: type, id: element.id)?.data }
+                }
+                try replaceMembers(of: key, type: type, with: Set(elements.map(\.id)))
+                try insertRow(ids, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
+                return (version, kept)
+            }
+        }
+    }
+
+    /// The list `key` (its entry holds the ids) and the stored data of its elements of
+    /// `type`, by id, read together; `nil` when there is no list.
+    func listEntry(for key: String, type: String, now: Date) throws -> (entry: Entry, elements: [String: Data])? {
+        try database.readTransaction(operation: "read the cache in") {
+            guard let entry = try entry(for: key, now: now) else { return nil }
+            let select = try database.prepare(
+                """
+                SELECT e.id, e.value FROM content_loading_list_members m
+                    JOIN content_loading_elements e ON e.type = m.element_type AND e.id = m.element_id
+                    WHERE m.list_key = ? AND m.element_type = ?
+                """, operation: "read the cache in")
+            try select.bind(key, at: 1)
+            try select.bind(type, at: 2)
+            var elements: [String: Data] = [:]
+            while try select.step() {
+                guard let id = select.text(at: 0), let data = select.data(at: 1) else { continue }
+                elements[id] = data
+            }
+            return (entry, elements)
+        }
+    }
+
+    /// The stored element `id` of `type` as an entry; `nil` when there is none.
+    ///
+    /// - Throws: ``CorruptEntry`` when the row does not validate.
+    func elementEntry(type: String, id: String) throws -> Entry? {
+        guard let stored = try storedElement(type: type, id: id) else { return nil }
+        let writtenAt = try Self.writtenAt(stored.writtenAt, shown: stored.shownWrittenAt)
+        guard let version = stored.version else {
+            throw CorruptEntry(reason: "its version \(stored.shownVersion ?? "NULL") is not a positive integer")
+        }
+        seenVersion.withLock { $0 = max($0, UInt64(version)) }
+        return Entry(data: stored.data, writtenAt: writtenAt, version: UInt64(version), validators: stored.validators)
+    }
+
+    /// Writes element `id` of `type`, at the file's next write version, unless a write after
+    /// `started` holds it (`nil`: whatever holds it).
+    ///
+    /// - Returns: The version, and the stored data when a later write was kept.
+    func writeElement(
+        _ data: Data, type: String, id: String, writtenAt: Date, validators: Validators,
+        keepingWritesAfter started: UInt64?
+    ) async throws -> (version: UInt64, kept: Data?) {
+        try await writeFault?("\(type)|\(id)")
+        return try database.transaction(operation: "write the cache in") {
+            let version = try advanceVersion()
+            let written = try upsertElement(
+                data, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
+                keepingWritesAfter: started, using: try elementUpsert())
+            return (version, written ? nil : try storedElement(type: type, id: id)?.data)
+        }
+    }
+
+    /// Sets the write time and validators of element `id` of `type` at the file's next write
+    /// version, when it is still the one written at `expected`; `nil` when it is not.
+    func confirmElement(type: String, id: String, expected: UInt64, writtenAt: Date, validators: Validators)
+        async throws -> UInt64?
+    {
+        try await writeFault?("\(type)|\(id)")
+        return try database.transaction(operation: "write the cache in") {
+            let version = try advanceVersion()
+            let update = try database.prepare(
+                """
+                UPDATE content_loading_elements
+                    SET written_at = ?, version = ?, entity_tag = ?, last_modified = ?, max_age = ?
+                    WHERE type = ? AND id = ? AND version = ?
+                """, operation: "write the cache in")
+            try update.bind(writtenAt.timeIntervalSince1970, at: 1)
+            try update.bind(Int(version), at: 2)
+            try update.bind(validators.entityTag, at: 3)
+            try update.bind(validators.lastModified, at: 4)
+            try update.bind(Self.storedMaxAge(validators), at: 5)
+            try update.bind(type, at: 6)
+            try update.bind(id, at: 7)
+            try update.bind(Int(clamping: expected), at: 8)
+            try update.step()
+            return try changedRows() > 0 ? version : nil
+        }
+    }
+
+    /// Removes element `id` of `type` (`nil`: every element of `type`) and its membership
+    /// rows, at the file's next write version. The lists keep their ids; a read skips it.
+    @discardableResult
+    func removeElement(type: String, id: String?) async throws -> UInt64 {
+        try await writeFault?("\(type)|\(id ?? "*")")
+        return try database.transaction(operation: "remove from the cache in") {
+            let version = try advanceVersion()
+            for table in [("content_loading_list_members", "element_"), ("content_loading_elements", "")] {
+                let delete = try database.prepare(
+                    "DELETE FROM \(table.0) WHERE \(table.1)type = ?1 AND (?2 IS NULL OR \(table.1)id = ?2)",
+                    operation: "remove from the cache in")
+                try delete.bind(type, at: 1)
+                try delete.bind(id, at: 2)
+                _ = try delete.step()
+            }
+            return version
+        }
+    }
+}
