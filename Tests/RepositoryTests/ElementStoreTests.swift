@@ -76,10 +76,8 @@ struct ElementStoreTests {
             #expect(relaunched?.origin == .disk)
         }
         #expect(fetches.withLock { $0 } == 0, "no request")
-        #expect(
-            try rows("SELECT CAST(value AS TEXT) FROM content_loading_elements WHERE id = '2'") == [
-                #"{"id":2,"phone":"TWO"}"#
-            ])
+        #expect(try await store.element(id: 2)?.phone == "TWO")
+        #expect(try rows("SELECT count(*) FROM content_loading_elements WHERE id = '2'") == ["1"], "stored once")
     }
 
     @Test func oneSaveReachesEveryLiveListAndDetailHoldingTheIdAndNothingElse() async throws {

@@ -44,13 +44,21 @@ extension KeyedRepository {
     /// - Throws: ``CacheError`` when the disk write fails: then nothing changed, and the
     ///   readers get the error as an event.
     public func save(_ value: Value, for key: Key) async throws {
-        try await withChannel(for: key) { channel in
+        let delivery = try await withChannel(for: key) { channel in
             try await channel.writes.withLock { [self] in
                 try await reportingFailure(in: channel) {
-                    _ = try await writeThrough(value, for: key, in: channel, origin: .local)
+                    try await writeThrough(value, for: key, in: channel, origin: .local)
                 }
             }
         }
+        await shareWrite(delivery, of: key)
+    }
+
+    /// Hands a write of `key` to the persistent tier once its locks are released (see
+    /// `PersistentTier.didWrite`).
+    func shareWrite(_ delivery: KeyChannel<Value>.Delivery?, of key: Key) async {
+        guard let tier, case .value(let value, _, let writtenAt, let version, _)? = delivery else { return }
+        await tier.didWrite(value, for: key, version: version, writtenAt: writtenAt)
     }
 
     /// Removes the value of `key` from both tiers (the persistent one first); its readers get
@@ -180,19 +188,22 @@ extension KeyedRepository {
                 let validators: Validators
                 if let held { validators = held } else { validators = await storedValidators(of: key) }
                 let result = try await retry.run { try await fetch(key, validators) }
-                return try await channel.writes.withLock { [self] in
+                let end: KeyChannel<Value>.FlightEnd = try await channel.writes.withLock { [self] in
                     // NB: a fetch nobody waits for any more writes nothing (a newer one may run);
                     // one that writes stays the fetch in flight until its value is stored.
                     try commit()
                     // NB: writes win: a save or removal since the fetch started keeps its value.
                     guard !channel.wasWritten(after: started) else {
-                        return .init(flight: flight, result: .success(.notModified), invalidations: invalidations)
+                        return KeyChannel<Value>.FlightEnd(
+                            flight: flight, result: .success(.notModified), invalidations: invalidations)
                     }
                     let (outcome, delivery) = try await write(
                         result, for: key, in: channel, keepingWritesAfter: startedInTier)
-                    return .init(
+                    return KeyChannel<Value>.FlightEnd(
                         flight: flight, result: .success(outcome), delivery: delivery, invalidations: invalidations)
                 }
+                await shareWrite(end.delivery, of: key)
+                return end
             } catch {
                 if !(error is CancellationError) { channel.readers.send(.failure(error, flight: flight)) }
                 return .init(flight: flight, result: .failure(error), invalidations: invalidations)

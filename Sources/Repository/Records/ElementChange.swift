@@ -1,32 +1,62 @@
 import Foundation
 
-/// A save or removal of one element, as every repository over an ``ElementStore`` hears it.
+/// Elements saved, or one removed, as every repository over an ``ElementStore`` hears it: a
+/// save through the store, or the elements a repository's write stored (a fetched list, a
+/// fetched detail), which every other key holding them gets.
 struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.ID: Sendable {
-    let id: Element.ID
-    /// The saved element; `nil` when it was removed.
-    let element: Element?
+    /// The saved elements.
+    var saved: [Element] = []
+    /// The removed element's id.
+    var removed: Element.ID? = nil
     /// The file's version of the write.
     let version: UInt64
     let writtenAt: Date
+    /// The tier and key whose write it was (they have it already); `nil` for the store's own.
+    var source: (tier: ObjectIdentifier, key: any Hashable & Sendable)? = nil
 
-    /// Applies the change to `list`: the saved element in place of every element with its
-    /// id, or those elements removed (order kept).
+    /// The ids it changes.
+    var ids: [Element.ID] { saved.map(\.id) + (removed.map { [$0] } ?? []) }
+
+    /// Whether it is the write of `key` in the tier `origin`.
+    func isSource<Key: Hashable>(_ origin: WriteOrigin, key: Key) -> Bool {
+        guard let source, source.tier == ObjectIdentifier(origin) else { return false }
+        return source.key as? Key == key
+    }
+
+    /// Applies the change to `list`: each saved element in place of every element with its
+    /// id (unless equal), the removed one left out (order kept).
     ///
-    /// - Returns: Whether `list` held the id.
+    /// - Returns: Whether `list` changed.
     func apply(to list: inout [Element]) -> Bool {
-        guard let element else {
+        var changed = false
+        if let removed {
             let count = list.count
-            list.removeAll { $0.id == id }
-            return list.count != count
+            list.removeAll { $0.id == removed }
+            changed = list.count != count
         }
-        var replaced = false
-        for position in list.indices where list[position].id == id {
+        guard !saved.isEmpty else { return changed }
+        let byID = Dictionary(saved.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        for position in list.indices {
+            guard let element = byID[list[position].id], !isSame(list[position], element) else { continue }
             list[position] = element
-            replaced = true
+            changed = true
         }
-        return replaced
+        return changed
     }
 }
+
+/// Whether `first` and `second` are equal, when their type is `Equatable`; `false` otherwise.
+func isSame<Value>(_ first: Value, _ second: Value) -> Bool {
+    guard let first = first as? any Equatable else { return false }
+    return first.isEqual(to: second)
+}
+
+extension Equatable {
+    fileprivate func isEqual(to other: Any) -> Bool { (other as? Self).map { $0 == self } ?? false }
+}
+
+/// The identity of a tier over an ``ElementStore``, so a repository can tell its own writes.
+final class WriteOrigin: Sendable {}
 
 /// A persistent tier whose lists' elements live in an ``ElementStore``: an element is saved
 /// through the store.

@@ -31,4 +31,13 @@ final class ElementHolders<Key: Hashable & Sendable, ID: Hashable & Sendable>: S
 
     /// The keys whose lists hold the element `id`.
     func keys(holding id: ID) -> Set<Key> { state.withLock { $0.byElement[id] ?? [] } }
+
+    /// The keys whose lists hold any of the elements `ids`.
+    func keys(holdingAnyOf ids: [ID]) -> Set<Key> {
+        state.withLock { state in
+            ids.reduce(into: Set<Key>()) { keys, id in
+                if let holders = state.byElement[id] { keys.formUnion(holders) }
+            }
+        }
+    }
 }

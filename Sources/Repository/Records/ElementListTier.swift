@@ -11,6 +11,8 @@ where Element.ID: CacheKey {
     let store: ElementStore<Element>
     /// Which keys hold which elements, for the lists this tier read or wrote.
     let holders = ElementHolders<Key, Element.ID>()
+    /// This tier's identity, so its repository can tell its own writes.
+    let origin = WriteOrigin()
     /// What every key of this tier starts with.
     var namespace: String { "[\(store.type)]|" }
 
@@ -119,6 +121,13 @@ where Element.ID: CacheKey {
     }
 
     var latestVersion: UInt64 { cache.latestVersion }
+
+    /// Brings the elements of a list just written to every other key holding them.
+    func didWrite(_ value: [Element], for key: Key, version: UInt64, writtenAt: Date) async {
+        await store.share(
+            ElementChange(
+                saved: value, version: version, writtenAt: writtenAt, source: (ObjectIdentifier(origin), key)))
+    }
 
     func save(_ element: Element) async throws -> [Key] {
         try await store.save(element)

@@ -64,7 +64,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
         } catch {
             throw failure("write", element.id, error)
         }
-        await notify(ElementChange(id: element.id, element: element, version: version, writtenAt: writtenAt))
+        await share(ElementChange(saved: [element], version: version, writtenAt: writtenAt))
     }
 
     /// Removes the element with `id`: every list of a repository over this store drops it
@@ -79,7 +79,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
         } catch {
             throw failure("remove", id, error)
         }
-        await notify(ElementChange(id: id, element: nil, version: version, writtenAt: now()))
+        await share(ElementChange(removed: id, version: version, writtenAt: now()))
     }
 
     /// The stored element with `id`; `nil` when there is none.
@@ -104,7 +104,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     }
 
     /// Hands `change` to every listener, in turn, and drops those whose repository is gone.
-    private func notify(_ change: ElementChange<Element>) async {
+    func share(_ change: ElementChange<Element>) async {
         for (number, listener) in listeners.withLock({ $0.all }) where !(await listener(change)) {
             listeners.withLock { _ = $0.all.removeValue(forKey: number) }
         }

@@ -7,6 +7,8 @@ import Foundation
 /// ``CacheError`` naming the file and the element.
 struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier where Element.ID: CacheKey {
     let store: ElementStore<Element>
+    /// This tier's identity, so its repository can tell its own writes.
+    let origin = WriteOrigin()
 
     private var cache: DiskCache { store.disk }
 
@@ -93,4 +95,11 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
     }
 
     var latestVersion: UInt64 { cache.latestVersion }
+
+    /// Brings an element just written (fetched or saved) to every list holding it.
+    func didWrite(_ value: Element, for id: Element.ID, version: UInt64, writtenAt: Date) async {
+        await store.share(
+            ElementChange(
+                saved: [value], version: version, writtenAt: writtenAt, source: (ObjectIdentifier(origin), id)))
+    }
 }

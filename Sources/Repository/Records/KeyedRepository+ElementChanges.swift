@@ -2,18 +2,18 @@ import ContentLoading
 import Foundation
 
 extension KeyedRepository {
-    /// Brings an element change made through the store to every list of this repository that
-    /// holds its id (and to nothing else): the list in memory is edited in place (its age and
-    /// validators kept: the rest of it is as old as it was), and its readers get it; a list
-    /// with readers that memory no longer holds is read again from the store, which already
-    /// joins the change.
-    func apply<Element>(_ change: ElementChange<Element>, holders: ElementHolders<Key, Element.ID>) async
+    /// Brings an element change to every list of this repository that holds one of its ids
+    /// (and to nothing else), but the list whose write it was: the list in memory is edited in
+    /// place (its age and validators kept: the rest of it is as old as it was), and its readers
+    /// get it; a list with readers that memory no longer holds is read again from the store,
+    /// which already joins the change.
+    func apply<Element>(_ change: ElementChange<Element>, in tier: ElementListTier<Key, Element>) async
     where Value == [Element] {
-        for key in holders.keys(holding: change.id) {
+        for key in tier.holders.keys(holdingAnyOf: change.ids) where !change.isSource(tier.origin, key: key) {
             await withChannel(for: key) { channel in
                 await channel.writes.withLock { [self] in
                     // NB: under the key's write lock: a write of the list after the change has
-                    // its element already, and is never followed by this older one.
+                    // its elements already, and is never followed by this older one.
                     guard !channel.wasWritten(after: change.version) else { return }
                     if let entry = memory.entry(for: key) {
                         guard
@@ -34,8 +34,34 @@ extension KeyedRepository {
                             in: channel)
                     } else {
                         // NB: a list on disk only already joins the change; it is not held here any more.
-                        holders.release(key)
+                        tier.holders.release(key)
                     }
+                }
+            }
+        }
+    }
+
+    /// Brings an element change to the readers of its ids in this repository of elements by
+    /// id (but the key whose write it was): the element in memory is replaced (or removed),
+    /// and its readers get it.
+    func apply(_ change: ElementChange<Value>, in tier: ElementTier<Value>) async
+    where Value: Identifiable, Value.ID == Key {
+        let saved = change.saved.map { ($0.id, Optional($0)) } + (change.removed.map { [($0, nil)] } ?? [])
+        for (key, element) in saved where !change.isSource(tier.origin, key: key) {
+            guard memory.entry(for: key) != nil || existingChannel(for: key) != nil else { continue }
+            await withChannel(for: key) { channel in
+                await channel.writes.withLock { [self] in
+                    guard !channel.wasWritten(after: change.version) else { return }
+                    guard let element else {
+                        memory.remove(key)
+                        publish(.removed(version: change.version), in: channel)
+                        return
+                    }
+                    if let held = memory.entry(for: key), isSame(held.value, element) { return }
+                    memory.store(.init(value: element, writtenAt: change.writtenAt, version: change.version), for: key)
+                    publish(
+                        .value(element, origin: .local, writtenAt: change.writtenAt, version: change.version),
+                        in: channel)
                 }
             }
         }
@@ -43,33 +69,12 @@ extension KeyedRepository {
 
     /// Saves `element` through the store, when this repository's lists live in one.
     ///
-    /// - Returns: The keys of the lists that held it; `nil` when the lists are stored whole.
+    /// - Returns: The keys of the lists in memory or with readers that held it; `nil` when the
+    ///   lists are stored whole.
     @usableFromInline func savedThroughStore<Element: Identifiable & Sendable>(_ element: Element) async throws
         -> [Key]?
     where Value == [Element] {
         guard let tier = tier as? any ElementStoring<Key, Element> else { return nil }
         return try await tier.save(element)
-    }
-
-    /// Brings an element change made through the store to the readers of its id, in this
-    /// repository of elements by id: the element in memory is replaced (or removed), and its
-    /// readers get it.
-    func apply(_ change: ElementChange<Value>) async where Value: Identifiable, Value.ID == Key {
-        let key = change.id
-        guard memory.entry(for: key) != nil || existingChannel(for: key) != nil else { return }
-        await withChannel(for: key) { channel in
-            await channel.writes.withLock { [self] in
-                guard !channel.wasWritten(after: change.version) else { return }
-                guard let element = change.element else {
-                    memory.remove(key)
-                    publish(.removed(version: change.version), in: channel)
-                    return
-                }
-                memory.store(.init(value: element, writtenAt: change.writtenAt, version: change.version), for: key)
-                publish(
-                    .value(element, origin: .local, writtenAt: change.writtenAt, version: change.version),
-                    in: channel)
-            }
-        }
     }
 }

@@ -32,7 +32,7 @@ extension KeyedRepository {
             memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, retry: retry, fetch: fetchIfChanged)
         elements.listen { [weak self] change in
             guard let self else { return false }
-            await self.apply(change, holders: tier.holders)
+            await self.apply(change, in: tier)
             return true
         }
     }
@@ -70,12 +70,12 @@ extension KeyedRepository {
         retry: RetryPolicy = .never,
         fetchIfChanged: @escaping @Sendable (Key, Validators) async throws -> FetchResult<Value>
     ) where Value: Identifiable & Codable, Value.ID == Key {
+        let tier = ElementTier(store: elements)
         self.init(
-            memory: memory, tier: ElementTier(store: elements), disk: elements.disk, ages: ages, now: now,
-            retry: retry, fetch: fetchIfChanged)
+            memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, retry: retry, fetch: fetchIfChanged)
         elements.listen { [weak self] change in
             guard let self else { return false }
-            await self.apply(change)
+            await self.apply(change, in: tier)
             return true
         }
     }

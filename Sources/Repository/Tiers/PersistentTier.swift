@@ -53,6 +53,15 @@ protocol PersistentTier<Key, Value>: Sendable {
 
     /// The highest version the tier has seen (written or read); 0 when it keeps none.
     var latestVersion: UInt64 { get }
+
+    /// Called after a write of `value` for `key` at `version` reached memory and the readers,
+    /// outside the key's locks: a tier whose values share parts with other keys (elements)
+    /// brings the new parts to them.
+    func didWrite(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async
+}
+
+extension PersistentTier {
+    func didWrite(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async {}
 }
 
 /// A value a ``PersistentTier`` holds, with its write time, version and validators.

@@ -1,0 +1,123 @@
+import ContentLoadingRepository
+import ContentLoadingTesting
+import Foundation
+import Testing
+
+/// The write path of records: a fetch that started before an element save keeps the save; a
+/// list, its members and its elements go together; a bad row is an error that names it.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct ElementStoreWriteTests {
+    typealias Contact = ElementStoreTests.Contact
+
+    let path: String
+    init() throws { path = try temporaryCachePath() }
+
+    func rows(_ sql: String) throws -> [String] {
+        let statement = try SQLiteDatabase(.file(path: path)).prepare(sql)
+        var rows: [String] = []
+        while try statement.step() { rows.append(statement.text(at: 0) ?? "NULL") }
+        return rows
+    }
+
+    @Test func aListFetchThatStartedBeforeAnElementSaveKeepsTheSavedElement() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let loader = ControlledLoader<String, [Contact]>()
+        let lists = KeyedRepository<String, [Contact]>(elements: store, fetch: loader.load)
+        try await lists.save([Contact(id: 1, phone: "one")], for: "first")
+        // NB: "new" was never read or written here: only the file can keep the save.
+        let reader = record(lists.events(for: "new", policy: .returnCacheThenLoad))
+        let fetch = try await loader.call(0)
+        try await store.save(Contact(id: 1, phone: "SAVED"))
+        loader.complete(fetch, returning: [Contact(id: 2, phone: "two"), Contact(id: 1, phone: "stale")])
+
+        let delivered = try #require(try await reader.values(count: 1).last?.cachedValue)
+        #expect(delivered.value.map(\.phone) == ["two", "SAVED"], "the readers get the saved element")
+        #expect(try await store.element(id: 1)?.phone == "SAVED", "the file keeps it")
+        #expect(try await lists.value(for: "first", policy: .returnCacheDontLoad)?.value.first?.phone == "SAVED")
+    }
+
+    @Test func aFetchThatStartedAfterTheSaveWritesItsElements() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in [Contact(id: 1, phone: "server")] }
+        try await store.save(Contact(id: 1, phone: "saved"))
+        try await lists.refresh("all")
+        #expect(try await store.element(id: 1)?.phone == "server")
+    }
+
+    @Test func anElementOnlyAnEvictedListHeldGoesWithItAndSharedOnesStay() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in [] }
+        try await lists.save([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")], for: "a")
+        try await lists.save([Contact(id: 2, phone: "two")], for: "b")
+        try await lists.remove("a")
+        #expect(try rows("SELECT id FROM content_loading_elements") == ["2"])
+        try await lists.save([Contact(id: 3, phone: "three")], for: "b")
+        #expect(
+            try rows("SELECT id FROM content_loading_elements") == ["3"], "a list written without an element frees it")
+        #expect(
+            try rows("SELECT element_id || ' ' || list_key FROM content_loading_list_members") == [
+                "3 [\(String(reflecting: Contact.self))]|b"
+            ])
+    }
+
+    @Test func anElementRowThatDoesNotDecodeIsAnErrorNamingItAndTheListIsAMissAfter() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in [] }
+        try await lists.save([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")], for: "a")
+        try await lists.save([Contact(id: 5, phone: "five")], for: "b")
+        try SQLiteDatabase(.file(path: path)).execute(
+            "UPDATE content_loading_elements SET value = X'7B7D' WHERE id = '2'")
+
+        let restarted = KeyedRepository<String, [Contact]>(
+            elements: ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        ) { _ in [] }
+        let error = await #expect(throws: CacheError.self) {
+            try await restarted.value(for: "a", policy: .returnCacheDontLoad)
+        }
+        #expect(error?.description.contains(path) == true)
+        #expect(error?.description.contains("entry a in") == true)
+        #expect(error?.description.contains("its element 2 does not decode") == true)
+        #expect(try await restarted.value(for: "a", policy: .returnCacheDontLoad) == nil, "a miss next")
+        #expect(
+            try await restarted.value(for: "b", policy: .returnCacheDontLoad)?.value.map(\.id) == [5], "others kept")
+    }
+
+    @Test func aFailedElementWriteChangesNothingAndNamesTheElement() async throws {
+        let disk = try DiskCache(.file(path: path))
+        let store = ElementStore<Contact>(disk: disk)
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in [] }
+        try await lists.save([Contact(id: 1, phone: "one")], for: "a")
+        let reader = record(lists.events(for: "a"))
+        _ = try await reader.values(count: 1)
+        await disk.setWriteFault { _ in throw SQLiteError(operation: "write", path: "", code: 13, message: "disk full")
+        }
+        let error = await #expect(throws: CacheError.self) { try await store.save(Contact(id: 1, phone: "ONE")) }
+        #expect(error?.description.contains("\(String(reflecting: Contact.self)) 1") == true)
+        #expect(error?.description.contains("disk full") == true)
+        await disk.setWriteFault(nil)
+        #expect(try await store.element(id: 1)?.phone == "one")
+        #expect(reader.elements.count == 1, "the readers heard nothing")
+    }
+
+    @Test func concurrentElementSavesAndListFetchesNeverLoseASave() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { key in
+            (0..<20).map { Contact(id: $0, phone: "server \(key)") }
+        }
+        for round in 0..<20 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await lists.refresh("a") }
+                group.addTask { try await store.save(Contact(id: round, phone: "saved \(round)")) }
+                group.addTask { try await lists.refresh("b") }
+                try await group.waitForAll()
+            }
+            // NB: whichever order they ran in, memory, the file and a relaunch agree.
+            let stored = try #require(try await store.element(id: round)?.phone)
+            for key in ["a", "b"] {
+                let inMemory = try #require(lists.cachedValue(for: key)).value[round].phone
+                #expect(inMemory == stored, "round \(round): memory of \(key) and the file agree")
+            }
+        }
+    }
+}
