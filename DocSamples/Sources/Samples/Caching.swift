@@ -12,6 +12,18 @@ public enum Caching {
     public typealias SellerID = String
     public struct Contact: Codable, Sendable, Equatable, Identifiable {
         public let id: Int
+        public var phone = ""
+
+        public init(id: Int, phone: String = "") {
+            self.id = id
+            self.phone = phone
+        }
+    }
+
+    /// A server of contacts for the records sample.
+    public protocol RecordsAPI: Sendable {
+        func search(_ query: String) async throws -> [Contact]
+        func contact(_ id: Contact.ID) async throws -> Contact
     }
 
     struct ContactsAPI: Sendable {
@@ -47,8 +59,24 @@ public enum Caching {
         // end sample
     }
 
-    @MainActor static func model(contacts: KeyedRepository<SellerID, [Contact]>, sellerID: SellerID) async {
+    /// The records sample: saves `edited` and returns the detail it opens, with the lists
+    /// `search` found for "a".
+    public static func records(api: RecordsAPI, cachePath: String, edited: Contact) async throws
+        -> (opened: CachedValue<Contact>?, listed: [Contact]?)
+    {
         // sample: Sources/Repository/ContentLoadingRepository.docc/Caching.md#2
+        let contacts = ElementStore<Contact>(disk: try DiskCache(.file(path: cachePath)))
+        let search = KeyedRepository<String, [Contact]>(elements: contacts) { query in try await api.search(query) }
+        let detail = KeyedRepository<Contact.ID, Contact>(elements: contacts) { id in try await api.contact(id) }
+
+        try await contacts.save(edited)                       // one row: every list and detail holding it shows it
+        let opened = try await detail.value(for: edited.id)   // from the element's row: no request
+        // end sample
+        return (opened, try await search.value(for: "a", policy: .returnCacheDontLoad)?.value)
+    }
+
+    @MainActor static func model(contacts: KeyedRepository<SellerID, [Contact]>, sellerID: SellerID) async {
+        // sample: Sources/Repository/ContentLoadingRepository.docc/Caching.md#3
         let model = CachedContentLoader(repository: contacts)      // returnCacheThenLoad
         model.refresh(sellerID)          // unloaded → success(from disk), isRefreshing → success(fetched)
         // end sample
@@ -59,7 +87,7 @@ public enum Caching {
         let sellerID: SellerID
 
         var body: some View {
-            // sample: Sources/Repository/ContentLoadingRepository.docc/Caching.md#3
+            // sample: Sources/Repository/ContentLoadingRepository.docc/Caching.md#4
             List(model.content ?? []) { ContactRow(contact: $0) }
                 .refreshable { await model.refresh(sellerID).completed() }   // spins until the fetch is stored
             // end sample
@@ -67,14 +95,14 @@ public enum Caching {
     }
 
     @MainActor static func command(model: CachedContentLoader<SellerID, [Contact]>, sellerID: SellerID) async {
-        // sample: Sources/Repository/ContentLoadingRepository.docc/Caching.md#4
+        // sample: Sources/Repository/ContentLoadingRepository.docc/Caching.md#5
         let state = await model.refresh(sellerID).completed()   // then print it and exit
         // end sample
         _ = state
     }
 
     static func conditional(disk: DiskCache, client: APIClient, api: ContactsAPI) {
-        // sample: Sources/Repository/ContentLoadingRepository.docc/Caching.md#5
+        // sample: Sources/Repository/ContentLoadingRepository.docc/Caching.md#6
         let contacts = KeyedRepository<String, [Contact]>(disk: disk, retry: RetryPolicy(attempts: 3)) {
             sellerID, validators in
             try await client.fetch([Contact].self, from: api.contactsURL(sellerID), ifChangedSince: validators)

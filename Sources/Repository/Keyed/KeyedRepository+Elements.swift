@@ -17,8 +17,11 @@ extension KeyedRepository {
     /// ```
     ///
     /// - Note: A list that is only on disk (evicted from memory, no live reader) is not
-    ///   patched: it keeps the old element until its next fetch or save.
-    /// - Returns: The keys of the lists that held the element.
+    ///   patched: it keeps the old element until its next fetch or save. A repository made over
+    ///   an ``ElementStore`` (`init(elements:…)`) has no such limit: this saves through the
+    ///   store, one row that every list reads (see ``ElementStore/save(_:)``).
+    /// - Returns: The keys of the lists that held the element (for a repository over an
+    ///   ``ElementStore``, those in memory or with live readers).
     /// - Throws: The first ``CacheError`` of a disk write; the other lists are patched all the
     ///   same.
     @inlinable @discardableResult
