@@ -41,12 +41,7 @@ struct ElementStoreTests {
         return (store, lists, details)
     }
 
-    func rows(_ sql: String) throws -> [String] {
-        let statement = try SQLiteDatabase(.file(path: path)).prepare(sql)
-        var rows: [String] = []
-        while try statement.step() { rows.append(statement.text(at: 0) ?? "NULL") }
-        return rows
-    }
+    func rows(_ sql: String) throws -> [String] { try sqlRows(sql, in: path) }
 
     @Test func eachElementIsStoredOnceAndAListAsItsOrderedIds() async throws {
         let (_, lists, _) = try launch()

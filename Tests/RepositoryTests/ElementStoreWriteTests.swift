@@ -13,12 +13,7 @@ struct ElementStoreWriteTests {
     let path: String
     init() throws { path = try temporaryCachePath() }
 
-    func rows(_ sql: String) throws -> [String] {
-        let statement = try SQLiteDatabase(.file(path: path)).prepare(sql)
-        var rows: [String] = []
-        while try statement.step() { rows.append(statement.text(at: 0) ?? "NULL") }
-        return rows
-    }
+    func rows(_ sql: String) throws -> [String] { try sqlRows(sql, in: path) }
 
     @Test func aListFetchThatStartedBeforeAnElementSaveKeepsTheSavedElement() async throws {
         let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))

@@ -55,3 +55,11 @@ func summaries<Value: Sendable>(_ recorder: StreamRecorder<CacheEvent<Value>>, c
 func temporaryCachePath() throws -> String {
     try temporaryDatabasePath().replacingOccurrences(of: "notes.sqlite", with: "cache.sqlite")
 }
+
+/// The first column of every row `sql` selects in the SQLite file at `path`, as text.
+func sqlRows(_ sql: String, in path: String) throws -> [String] {
+    let statement = try SQLiteDatabase(.file(path: path)).prepare(sql)
+    var rows: [String] = []
+    while try statement.step() { rows.append(statement.text(at: 0) ?? "NULL") }
+    return rows
+}

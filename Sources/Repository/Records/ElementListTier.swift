@@ -89,17 +89,14 @@ where Element.ID: CacheKey {
     func confirm(_ value: [Element], for key: Key, expected: UInt64, writtenAt: Date, validators: Validators)
         async throws -> UInt64?
     {
-        if validators.freshness?.isNoStore == true { return try await remove(key) }
-        let confirmed: UInt64?
-        do {
-            confirmed = try await cache.confirm(
-                storageKey(key), expected: expected, writtenAt: writtenAt, validators: validators)
-        } catch {
-            throw failure("write", key, error)
+        try await confirming(value, for: key, writtenAt: writtenAt, validators: validators) {
+            do {
+                return try await cache.confirm(
+                    storageKey(key), expected: expected, writtenAt: writtenAt, validators: validators)
+            } catch {
+                throw failure("write", key, error)
+            }
         }
-        if let confirmed { return confirmed }
-        return try await write(value, for: key, writtenAt: writtenAt, validators: validators, keepingWritesAfter: nil)
-            .version
     }
 
     func remove(_ key: Key) async throws -> UInt64? {

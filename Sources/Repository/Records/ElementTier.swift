@@ -64,18 +64,15 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
     func confirm(_ value: Element, for id: Element.ID, expected: UInt64, writtenAt: Date, validators: Validators)
         async throws -> UInt64?
     {
-        if validators.freshness?.isNoStore == true { return try await remove(id) }
-        let confirmed: UInt64?
-        do {
-            confirmed = try await cache.confirmElement(
-                type: store.type, id: id.persistentKey, expected: expected, writtenAt: writtenAt,
-                validators: validators)
-        } catch {
-            throw store.failure("write", id, error)
+        try await confirming(value, for: id, writtenAt: writtenAt, validators: validators) {
+            do {
+                return try await cache.confirmElement(
+                    type: store.type, id: id.persistentKey, expected: expected, writtenAt: writtenAt,
+                    validators: validators)
+            } catch {
+                throw store.failure("write", id, error)
+            }
         }
-        if let confirmed { return confirmed }
-        return try await write(value, for: id, writtenAt: writtenAt, validators: validators, keepingWritesAfter: nil)
-            .version
     }
 
     func remove(_ id: Element.ID) async throws -> UInt64? {

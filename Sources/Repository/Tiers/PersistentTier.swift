@@ -62,6 +62,19 @@ protocol PersistentTier<Key, Value>: Sendable {
 
 extension PersistentTier {
     func didWrite(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async {}
+
+    /// A confirmation as every tier that keeps versions makes it: `confirmStored` updates the
+    /// stored entry when it is still the one the fetch compared (`nil`: it changed since, so
+    /// `value` is written in full); a response that must not be stored removes it instead.
+    func confirming(
+        _ value: Value, for key: Key, writtenAt: Date, validators: Validators,
+        _ confirmStored: () async throws -> UInt64?
+    ) async throws -> UInt64? {
+        if validators.freshness?.isNoStore == true { return try await remove(key) }
+        if let confirmed = try await confirmStored() { return confirmed }
+        return try await write(value, for: key, writtenAt: writtenAt, validators: validators, keepingWritesAfter: nil)
+            .version
+    }
 }
 
 /// A value a ``PersistentTier`` holds, with its write time, version and validators.
