@@ -52,8 +52,36 @@ struct ElementStoreWriteTests {
             try rows("SELECT id FROM content_loading_elements") == ["3"], "a list written without an element frees it")
         #expect(
             try rows("SELECT element_id || ' ' || list_key FROM content_loading_list_members") == [
-                "3 [\(String(reflecting: Contact.self))]|b"
+                "3 [\(String(reflecting: Contact.self))] by Swift.String|b"
             ])
+    }
+
+    @Test func aStoreItsFileAndItsRepositoriesAreFreedWhenTheAppDropsThem() async throws {
+        weak var droppedStore: ElementStore<Contact>?
+        weak var droppedDisk: DiskCache?
+        do {
+            let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+            let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in [Contact(id: 1, phone: "one")] }
+            let details = KeyedRepository<Int, Contact>(elements: store) { id in Contact(id: id, phone: "fetched") }
+            try await lists.refresh("a")
+            try await details.refresh(1)
+            try await store.save(Contact(id: 1, phone: "ONE"))
+            (droppedStore, droppedDisk) = (store, store.disk)
+        }
+        #expect(droppedStore == nil, "the store's listeners hold nothing that holds the store")
+        #expect(droppedDisk == nil)
+    }
+
+    @Test func listRepositoriesWithKeysOfDifferentTypesShareAStoreWithoutColliding() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let byName = KeyedRepository<String, [Contact]>(elements: store) { _ in [Contact(id: 1, phone: "one")] }
+        let byNumber = KeyedRepository<Int, [Contact]>(elements: store) { _ in [Contact(id: 2, phone: "two")] }
+        try await byName.refresh("1")
+        try await byNumber.refresh(1)
+        #expect(try await byName.value(for: "1", policy: .returnCacheDontLoad)?.value.map(\.id) == [1])
+        #expect(try await byNumber.value(for: 1, policy: .returnCacheDontLoad)?.value.map(\.id) == [2])
+        try await byNumber.removeAll()
+        #expect(try await byName.value(for: "1", policy: .returnCacheDontLoad)?.value.map(\.id) == [1], "kept")
     }
 
     @Test func anElementRowThatDoesNotDecodeIsAnErrorNamingItAndTheListIsAMissAfter() async throws {

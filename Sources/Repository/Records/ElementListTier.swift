@@ -2,7 +2,8 @@ import ContentLoading
 import Foundation
 
 /// The persistent tier of a ``KeyedRepository`` of lists over an ``ElementStore``: each list
-/// stored as the ordered ids of its elements (under the namespace `[Element type]|`), each
+/// stored as the ordered ids of its elements (under the namespace `[Element type] by Key type|`,
+/// so repositories of lists with keys of different types share one store), each
 /// element once in the store's rows. A read joins them; an element the store no longer holds
 /// (removed) is left out, order kept. Every failure is a ``CacheError`` naming the file and
 /// the key.
@@ -14,7 +15,7 @@ where Element.ID: CacheKey {
     /// This tier's identity, so its repository can tell its own writes.
     let origin = WriteOrigin()
     /// What every key of this tier starts with.
-    var namespace: String { "[\(store.type)]|" }
+    var namespace: String { "[\(store.type)] by \(String(reflecting: Key.self))|" }
 
     private var cache: DiskCache { store.disk }
 

@@ -7,9 +7,10 @@ extension KeyedRepository {
     /// place (its age and validators kept: the rest of it is as old as it was), and its readers
     /// get it; a list with readers that memory no longer holds is read again from the store,
     /// which already joins the change.
-    func apply<Element>(_ change: ElementChange<Element>, in tier: ElementListTier<Key, Element>) async
-    where Value == [Element] {
-        for key in tier.holders.keys(holdingAnyOf: change.ids) where !change.isSource(tier.origin, key: key) {
+    func apply<Element>(
+        _ change: ElementChange<Element>, holders: ElementHolders<Key, Element.ID>, origin: WriteOrigin
+    ) async where Value == [Element] {
+        for key in holders.keys(holdingAnyOf: change.ids) where !change.isSource(origin, key: key) {
             await withChannel(for: key) { channel in
                 await channel.writes.withLock { [self] in
                     // NB: under the key's write lock: a write of the list after the change has
@@ -34,7 +35,7 @@ extension KeyedRepository {
                             in: channel)
                     } else {
                         // NB: a list on disk only already joins the change; it is not held here any more.
-                        tier.holders.release(key)
+                        holders.release(key)
                     }
                 }
             }
@@ -44,10 +45,10 @@ extension KeyedRepository {
     /// Brings an element change to the readers of its ids in this repository of elements by
     /// id (but the key whose write it was): the element in memory is replaced (or removed),
     /// and its readers get it.
-    func apply(_ change: ElementChange<Value>, in tier: ElementTier<Value>) async
+    func apply(_ change: ElementChange<Value>, origin: WriteOrigin) async
     where Value: Identifiable, Value.ID == Key {
         let saved = change.saved.map { ($0.id, Optional($0)) } + (change.removed.map { [($0, nil)] } ?? [])
-        for (key, element) in saved where !change.isSource(tier.origin, key: key) {
+        for (key, element) in saved where !change.isSource(origin, key: key) {
             guard memory.entry(for: key) != nil || existingChannel(for: key) != nil else { continue }
             await withChannel(for: key) { channel in
                 await channel.writes.withLock { [self] in

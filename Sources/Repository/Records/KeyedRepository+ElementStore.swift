@@ -30,9 +30,12 @@ extension KeyedRepository {
         let tier = ElementListTier<Key, Element>(store: elements)
         self.init(
             memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, retry: retry, fetch: fetchIfChanged)
+        // NB: the store keeps the listener: it holds the repository weakly and nothing that
+        // holds the store (the tier does), or the store and its file would never be freed.
+        let (holders, origin) = (tier.holders, tier.origin)
         elements.listen { [weak self] change in
             guard let self else { return false }
-            await self.apply(change, in: tier)
+            await self.apply(change, holders: holders, origin: origin)
             return true
         }
     }
@@ -73,9 +76,10 @@ extension KeyedRepository {
         let tier = ElementTier(store: elements)
         self.init(
             memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, retry: retry, fetch: fetchIfChanged)
+        let origin = tier.origin
         elements.listen { [weak self] change in
             guard let self else { return false }
-            await self.apply(change, in: tier)
+            await self.apply(change, origin: origin)
             return true
         }
     }
