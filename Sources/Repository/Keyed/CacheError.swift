@@ -13,4 +13,15 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         "cannot \(operation) cache entry \(key) in \(path): \(reason)"
     }
+
+    /// What `error` says went wrong, for a cache error's reason: an SQLite failure with its
+    /// code, an element that does not decode with its id, else the error itself.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as SQLiteError: "\(error.message) (SQLite error \(error.code))"
+        case let error as ElementUndecodable:
+            "its element \(error.id) does not decode as \(error.type) (\(error.error))"
+        default: "\(error)"
+        }
+    }
 }

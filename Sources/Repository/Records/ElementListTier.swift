@@ -10,42 +10,47 @@ import Foundation
 struct ElementListTier<Key: CacheKey, Element: Identifiable & Codable & Sendable>: PersistentTier, ElementStoring
 where Element.ID: CacheKey {
     let store: ElementStore<Element>
+    /// The lists' rows: the ordered ids of each list's elements, as any disk tier stores a
+    /// value (validators, ages, versions, eviction), under the namespace
+    /// `[Element type] by Key type|`.
+    let rows: DiskTier<Key, [String]>
     /// Which keys hold which elements, for the lists this tier read or wrote.
     let holders = ElementHolders<Key, Element.ID>()
     /// This tier's identity, so its repository can tell its own writes.
     let origin = WriteOrigin()
-    /// What every key of this tier starts with.
-    var namespace: String { "[\(store.type)] by \(String(reflecting: Key.self))|" }
+
+    init(store: ElementStore<Element>) {
+        self.store = store
+        rows = DiskTier(cache: store.disk, namespace: "[\(store.type)] by \(String(reflecting: Key.self))|")
+    }
 
     private var cache: DiskCache { store.disk }
-
-    private func storageKey(_ key: Key) -> String { namespace + key.persistentKey }
 
     func entry(for key: Key, now: Date) async throws -> PersistedEntry<[Element]>? {
         let stored: (entry: DiskCache.Entry, elements: [String: Data])?
         do {
-            stored = try await cache.listEntry(for: storageKey(key), type: store.type, now: now)
+            stored = try await cache.listEntry(for: rows.storageKey(key), type: store.type, now: now)
         } catch let corrupt as DiskCache.CorruptEntry {
-            throw await discarding(key, failure("read", key, corrupt))
+            throw await discarding(key, rows.failure("read", key, corrupt))
         } catch {
-            throw failure("read", key, error)
+            throw rows.failure("read", key, error)
         }
-        guard let (entry, rows) = stored else { return nil }
+        guard let (entry, elements) = stored else { return nil }
         var list: [Element] = []
         do {
             let decoder = JSONDecoder()
             let ids = try decoder.decode([String].self, from: entry.data)
             list.reserveCapacity(ids.count)
             for id in ids {
-                guard let row = rows[id] else { continue }
+                guard let row = elements[id] else { continue }
                 do {
                     list.append(try decoder.decode(Element.self, from: row))
                 } catch {
-                    throw ElementUndecodable(id: id, error: error)
+                    throw ElementUndecodable(id: id, type: Element.self, error: error)
                 }
             }
         } catch {
-            throw await discarding(key, failure("decode", key, error))
+            throw await discarding(key, rows.failure("decode", key, error))
         }
         holders.hold(list.map(\.id), in: key)
         return PersistedEntry(
@@ -53,11 +58,7 @@ where Element.ID: CacheKey {
     }
 
     func validators(for key: Key) async throws -> (validators: Validators, writtenAt: Date)? {
-        do {
-            return try await cache.validators(for: storageKey(key))
-        } catch {
-            throw failure("read", key, error)
-        }
+        try await rows.validators(for: key)
     }
 
     func write(
@@ -72,10 +73,11 @@ where Element.ID: CacheKey {
                 DiskCache.EncodedElement(id: $0.id.persistentKey, data: try encoder.encode($0))
             }
             write = try await cache.writeList(
-                try encoder.encode(elements.map(\.id)), elements: elements, type: store.type, for: storageKey(key),
+                try encoder.encode(elements.map(\.id)), elements: elements, type: store.type,
+                for: rows.storageKey(key),
                 writtenAt: writtenAt, validators: validators, keepingWritesAfter: started)
         } catch {
-            throw failure("write", key, error)
+            throw rows.failure("write", key, error)
         }
         holders.hold(value.map(\.id), in: key)
         guard !write.kept.isEmpty else { return TierWrite(version: write.version) }
@@ -91,31 +93,18 @@ where Element.ID: CacheKey {
         async throws -> UInt64?
     {
         try await confirming(value, for: key, writtenAt: writtenAt, validators: validators) {
-            do {
-                return try await cache.confirm(
-                    storageKey(key), expected: expected, writtenAt: writtenAt, validators: validators)
-            } catch {
-                throw failure("write", key, error)
-            }
+            try await rows.confirmStored(key, expected: expected, writtenAt: writtenAt, validators: validators)
         }
     }
 
     func remove(_ key: Key) async throws -> UInt64? {
         holders.release(key)
-        do {
-            return try await cache.remove(storageKey(key))
-        } catch {
-            throw failure("remove", key, error)
-        }
+        return try await rows.remove(key)
     }
 
     func removeAll() async throws -> UInt64? {
         holders.releaseAll()
-        do {
-            return try await cache.removeAll(prefixedBy: namespace)
-        } catch {
-            throw CacheError(operation: "remove", path: cache.path, key: "every entry", reason: "\(error)")
-        }
+        return try await rows.removeAll()
     }
 
     var latestVersion: UInt64 { cache.latestVersion }
@@ -135,25 +124,14 @@ where Element.ID: CacheKey {
     /// Removes the stored list of `key` (it does not read; the next read is a plain miss; its
     /// elements stay while other lists hold them), then returns `error`.
     private func discarding(_ key: Key, _ error: CacheError) async -> CacheError {
-        _ = try? await cache.remove(storageKey(key))
+        _ = try? await cache.remove(rows.storageKey(key))
         return error
-    }
-
-    private func failure(_ operation: String, _ key: Key, _ error: any Error) -> CacheError {
-        let reason: String
-        switch error {
-        case let error as SQLiteError: reason = "\(error.message) (SQLite error \(error.code))"
-        case let error as ElementUndecodable:
-            reason = "its element \(error.id) does not decode as \(Element.self) (\(error.error))"
-        case is DecodingError: reason = "the stored ids do not decode (\(error))"
-        default: reason = "\(error)"
-        }
-        return CacheError(operation: operation, path: cache.path, key: key.persistentKey, reason: reason)
     }
 }
 
 /// A stored element of a list that does not decode.
 struct ElementUndecodable: Error {
     let id: String
+    let type: Any.Type
     let error: any Error
 }

@@ -114,6 +114,6 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     func failure(_ operation: String, _ id: Element.ID, _ error: any Error) -> CacheError {
         CacheError(
             operation: operation, path: disk.path, key: "\(type) \(id.persistentKey)",
-            reason: (error as? SQLiteError).map { "\($0.message) (SQLite error \($0.code))" } ?? "\(error)")
+            reason: CacheError.reason(error))
     }
 }

@@ -10,12 +10,17 @@ import Foundation
 /// namespace when it is first read and decodes as `Value`.
 struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
     let cache: DiskCache
-    /// What every key of this tier starts with: the value type's name and a `|`, which no type
-    /// name contains.
-    let namespace = "\(String(reflecting: Value.self))|"
+    /// What every key of this tier starts with: by default the value type's name and a `|`,
+    /// which no type name contains.
+    let namespace: String
+
+    init(cache: DiskCache, namespace: String = "\(String(reflecting: Value.self))|") {
+        self.cache = cache
+        self.namespace = namespace
+    }
 
     /// The key under which `key`'s value is stored.
-    private func storageKey(_ key: Key) -> String { namespace + key.persistentKey }
+    func storageKey(_ key: Key) -> String { namespace + key.persistentKey }
 
     func entry(for key: Key, now: Date) async throws -> PersistedEntry<Value>? {
         let stored: DiskCache.Entry?
@@ -73,12 +78,20 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         async throws -> UInt64?
     {
         try await confirming(value, for: key, writtenAt: writtenAt, validators: validators) {
-            do {
-                return try await cache.confirm(
-                    storageKey(key), expected: expected, writtenAt: writtenAt, validators: validators)
-            } catch {
-                throw failure("write", key, error)
-            }
+            try await confirmStored(key, expected: expected, writtenAt: writtenAt, validators: validators)
+        }
+    }
+
+    /// Sets the write time and validators of the stored entry of `key` when it is still the
+    /// one written at `expected`; `nil` when it is not (see `DiskCache.confirm`).
+    func confirmStored(_ key: Key, expected: UInt64, writtenAt: Date, validators: Validators) async throws
+        -> UInt64?
+    {
+        do {
+            return try await cache.confirm(
+                storageKey(key), expected: expected, writtenAt: writtenAt, validators: validators)
+        } catch {
+            throw failure("write", key, error)
         }
     }
 
@@ -110,15 +123,13 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         return try await cache.entry(for: storageKey(key), now: now)
     }
 
-    private func failure(_ operation: String, _ key: Key, _ error: any Error) -> CacheError {
+    /// A ``CacheError`` naming the file and `key`.
+    func failure(_ operation: String, _ key: Key, _ error: any Error) -> CacheError {
         CacheError(operation: operation, path: cache.path, key: key.persistentKey, reason: reason(error))
     }
 
     private func reason(_ error: any Error) -> String {
-        switch error {
-        case let error as SQLiteError: "\(error.message) (SQLite error \(error.code))"
-        case is DecodingError: "the stored value does not decode as \(Value.self) (\(error))"
-        default: "\(error)"
-        }
+        guard error is DecodingError else { return CacheError.reason(error) }
+        return "the stored value does not decode as \(Value.self) (\(error))"
     }
 }
