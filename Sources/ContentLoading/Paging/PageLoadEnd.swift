@@ -1,7 +1,7 @@
 import ContentLoadingSupport
 
 /// Which end of a paged list a page load extends.
-enum PagingDirection: Sendable {
+package enum PagingDirection: Sendable {
     /// After the last page: ``PagingListViewModel/loadNextPage()``.
     case next
     /// Before the first page: ``PagingListViewModel/loadPreviousPage()``.

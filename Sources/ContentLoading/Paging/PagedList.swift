@@ -178,6 +178,22 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         (storage, extent) = storage.editing(extent, key: key) { elements, _ in elements[index] = element }
     }
 
+    /// Replaces each item whose id one of `elements` has (unless equal), in one copy.
+    ///
+    /// - Returns: Whether an item changed.
+    mutating func replace(_ elements: [Element], key: DeduplicationKey<Element>?) -> Bool
+    where Element: Identifiable {
+        let byID = Dictionary(elements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        let changes = indices.compactMap { index in
+            byID[self[index].id].flatMap { isSame(self[index], $0) ? nil : (index, $0) }
+        }
+        guard !changes.isEmpty else { return false }
+        (storage, extent) = storage.editing(extent, key: key) { elements, _ in
+            for (index, element) in changes { elements[index] = element }
+        }
+        return true
+    }
+
     /// Removes the item at `index`, keeping the page counts in step.
     mutating func remove(at index: Int, key: DeduplicationKey<Element>?) {
         (storage, extent) = storage.editing(extent, key: key) { elements, pages in

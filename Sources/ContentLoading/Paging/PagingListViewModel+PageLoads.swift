@@ -52,7 +52,7 @@ extension PagingListViewModel {
         let load = PageLoad(direction: direction, number: end.loadNumber, origin: origin)
         let settle = SettleSignal<Void>()
         end.shared.settle.withLock { $0 = settle }
-        let loadPage = pageFunction
+        let loadPage = pageFunction(direction)
         let task = Task { [weak self] in
             defer { settle.resolve(()) }
             do {

@@ -45,6 +45,8 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     let previousEnd = PageLoadEnd<Element, Cursor>()
     /// The `init(loadPage:)` function, or `nil` for a subclass that overrides ``loadPage(_:cursor:)``.
     private let pageOperation: (@Sendable (Input, Cursor?) async throws -> Page<Element, Cursor>)?
+    /// Where the pages come from when a store keeps them (`init(source:)`), or `nil`.
+    let source: PagingSourceOperations<Input, Element, Cursor>?
     /// Built once: in a generic class a key path literal is built at run time on every use.
     lazy var nextPageStateKeyPath = \PagingListViewModel.nextPageState
     lazy var previousPageStateKeyPath = \PagingListViewModel.previousPageState
@@ -74,6 +76,7 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         self.pageWindow = pageWindow
         self.deduplicationKey = deduplicatingBy.map(DeduplicationKey.init)
         self.pageOperation = nil
+        self.source = nil
         super.init(
             refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock)
     }
@@ -117,11 +120,27 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         self.pageWindow = pageWindow
         self.deduplicationKey = key
         self.pageOperation = loadPage
+        self.source = nil
         super.init(
             refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock
         ) { input in
             try Self.firstList(await loadPage(input, nil), input: input, key: key)
         }
+    }
+
+    /// Creates a paging model whose pages come from `source` (see `init(source:)`).
+    init(
+        refreshPolicy: RefreshPolicy, lifetimeTrigger: LifetimeTrigger?, initialInput: Input?,
+        clock: any Clock<Duration>, prefetchDistance: Int, pageWindow: Int?,
+        deduplicatingBy key: DeduplicationKey<Element>, source: PagingSourceOperations<Input, Element, Cursor>
+    ) {
+        self.prefetchDistance = prefetchDistance
+        self.pageWindow = pageWindow
+        self.deduplicationKey = key
+        self.pageOperation = nil
+        self.source = source
+        super.init(
+            refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock)
     }
 
     deinit {
@@ -140,10 +159,23 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     ///
     /// - Returns: The page's items and the cursors of the pages around it (`nil`: none that way).
     nonisolated open func loadPage(_ input: Input, cursor: Cursor?) async throws -> Page<Element, Cursor> {
+        if let source { return try await source.page(input, cursor, .next) }
         guard let pageOperation else {
             preconditionFailure("\(Self.self) must override loadPage(_:cursor:) or be created with init(loadPage:)")
         }
         return try await pageOperation(input, cursor)
+    }
+
+    /// With a ``PagingSource``, the stored pages are the first state shown, with no blank
+    /// `loading` before them.
+    open override var defersLoading: Bool { source != nil || super.defersLoading }
+
+    /// With a ``PagingSource``: the stored initial page, when the model shows nothing yet, then
+    /// the initial page from the source (or, when the stored one is current, the list shown).
+    /// Otherwise the initial page ``loadPage(_:cursor:)`` loads.
+    open override func producer(for input: Input) -> ContentProducer<PagedList<Element, Cursor>> {
+        guard let source else { return super.producer(for: input) }
+        return sourceProducer(source, for: input)
     }
 
     /// Loads the first page. Paging models override ``loadPage(_:cursor:)`` instead.
@@ -151,10 +183,13 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         try Self.firstList(await loadPage(input, cursor: nil), input: input, key: deduplicationKey)
     }
 
-    /// What loads the page at a cursor for the page loads at either end: the `init(loadPage:)`
-    /// function, or ``loadPage(_:cursor:)`` on the model, which it holds only for the call.
-    var pageFunction: @Sendable (Input, Cursor?) async throws -> Page<Element, Cursor> {
-        pageOperation ?? { [weak self] input, cursor in
+    /// What loads a page at `direction`'s end: the source's (stored, or fetched and stored),
+    /// the `init(loadPage:)` function, or ``loadPage(_:cursor:)`` on the model, which it holds
+    /// only for the call.
+    func pageFunction(_ direction: PagingDirection) -> @Sendable (Input, Cursor?) async throws -> Page<Element, Cursor>
+    {
+        if let source { return { input, cursor in try await source.page(input, cursor, direction) } }
+        return pageOperation ?? { [weak self] input, cursor in
             guard let self else { throw CancellationError() }
             return try await self.loadPage(input, cursor: cursor)
         }

@@ -1,3 +1,4 @@
+import ContentLoadingSupport
 import Foundation
 
 /// Elements saved, or one removed, as every repository over an ``ElementStore`` hears it: a
@@ -43,16 +44,6 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
         }
         return changed
     }
-}
-
-/// Whether `first` and `second` are equal, when their type is `Equatable`; `false` otherwise.
-func isSame<Value>(_ first: Value, _ second: Value) -> Bool {
-    guard let first = first as? any Equatable else { return false }
-    return first.isEqual(to: second)
-}
-
-extension Equatable {
-    fileprivate func isEqual(to other: Any) -> Bool { (other as? Self).map { $0 == self } ?? false }
 }
 
 /// The identity of a tier over an ``ElementStore``, so a repository can tell its own writes.

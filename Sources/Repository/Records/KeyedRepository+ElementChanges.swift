@@ -1,4 +1,5 @@
 import ContentLoading
+import ContentLoadingSupport
 import Foundation
 
 extension KeyedRepository {

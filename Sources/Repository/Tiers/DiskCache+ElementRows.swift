@@ -97,6 +97,24 @@ extension DiskCache {
         for id in ids.subtracting(held) { try step(insert, type, id, key) }
     }
 
+    /// The stored data of the elements of `type` held under `membersKey`, by id.
+    func memberElements(_ membersKey: String, type: String) throws -> [String: Data] {
+        let select = try database.prepare(
+            """
+            SELECT e.id, e.value FROM content_loading_list_members m
+                JOIN content_loading_elements e ON e.type = m.element_type AND e.id = m.element_id
+                WHERE m.list_key = ? AND m.element_type = ?
+            """, operation: "read the cache in")
+        try select.bind(membersKey, at: 1)
+        try select.bind(type, at: 2)
+        var elements: [String: Data] = [:]
+        while try select.step() {
+            guard let id = select.text(at: 0), let data = select.data(at: 1) else { continue }
+            elements[id] = data
+        }
+        return elements
+    }
+
     /// Runs `statement` once with three text parameters, then resets it.
     private func step(_ statement: SQLiteStatement, _ first: String, _ second: String, _ third: String) throws {
         try statement.bind(first, at: 1)

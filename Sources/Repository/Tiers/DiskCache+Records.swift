@@ -84,19 +84,7 @@ extension DiskCache {
     func listEntry(for key: String, type: String, now: Date) throws -> (entry: Entry, elements: [String: Data])? {
         try database.readTransaction(operation: "read the cache in") {
             guard let entry = try entry(for: key, now: now) else { return nil }
-            let select = try database.prepare(
-                """
-                SELECT e.id, e.value FROM content_loading_list_members m
-                    JOIN content_loading_elements e ON e.type = m.element_type AND e.id = m.element_id
-                    WHERE m.list_key = ? AND m.element_type = ?
-                """, operation: "read the cache in")
-            try select.bind(key, at: 1)
-            try select.bind(type, at: 2)
-            var elements: [String: Data] = [:]
-            while try select.step() {
-                guard let id = select.text(at: 0), let data = select.data(at: 1) else { continue }
-                elements[id] = data
-            }
+            let elements = try memberElements(key, type: type)
             return (entry, elements)
         }
     }

@@ -113,6 +113,7 @@ extension DiskCache {
         try database.transaction(operation: "clear the cache in") {
             let version = try advanceVersion()
             try database.execute("DELETE FROM content_loading_cache", operation: "clear the cache in")
+            try database.execute("DELETE FROM content_loading_list_pages", operation: "clear the cache in")
             try database.execute("DELETE FROM content_loading_elements", operation: "clear the cache in")
             totalBytes = 0
             pendingReads = [:]

@@ -76,6 +76,8 @@ public actor DiskCache {
         "ALTER TABLE content_loading_cache ADD COLUMN max_age REAL",
         // 5: records (see `DiskCache+Records.swift`).
         recordsSchema,
+        // 6: the pages of paged lists (see `DiskCache+Pages.swift`).
+        pagesSchema,
     ]
 
     /// The highest valid version stored, 0 when none.

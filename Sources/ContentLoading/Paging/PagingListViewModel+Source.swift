@@ -1,0 +1,98 @@
+extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable {
+    /// Creates a paging model whose pages a store keeps: it opens with the pages stored (offline
+    /// too), pages on through the stored ones without a request and then from the source, and
+    /// shows the changes made to its elements elsewhere (a save through the store, a page
+    /// another list stored), in place, with no request.
+    ///
+    /// ```swift
+    /// let feed = PagingListViewModel(source: .persisted(in: contacts, key: "feed") { cursor in
+    ///     try await api.contacts(after: cursor)
+    /// })
+    /// ```
+    ///
+    /// A refresh shows the stored initial page at once when the model shows nothing yet, then
+    /// asks the source for the initial page: when it is unchanged (the source answered "not
+    /// modified"), the list shown stays as it is and nothing is written. Items are told apart
+    /// by their id: an item already in the list is skipped when pages overlap.
+    ///
+    /// - Parameters:
+    ///   - refreshPolicy: What a refresh does while the first page loads.
+    ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
+    ///   - initialInput: The input lifetime refreshes use before the first refresh.
+    ///   - clock: The clock that measures the content's age.
+    ///   - prefetchDistance: How close to the end the next page starts loading. Defaults to 5.
+    ///   - pageWindow: Keep at most this many pages, dropping the oldest; a dropped page comes
+    ///     back from the store.
+    ///   - source: Where the pages come from and are kept.
+    public convenience init(
+        refreshPolicy: RefreshPolicy = .latestWins,
+        lifetimeTrigger: LifetimeTrigger? = nil,
+        initialInput: Input? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        prefetchDistance: Int = 5,
+        pageWindow: Int? = nil,
+        source: PagingSource<Input, Element, Cursor>
+    ) {
+        self.init(
+            refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock,
+            prefetchDistance: prefetchDistance, pageWindow: pageWindow, deduplicatingBy: DeduplicationKey { $0.id },
+            source: PagingSourceOperations(
+                storedInitialPage: source.storedInitialPage, refreshedInitialPage: source.refreshedInitialPage,
+                page: source.page))
+        // NB: the store keeps the listener, which holds the model weakly: it goes with the model.
+        source.listen { [weak self] change in
+            guard let self else { return false }
+            await self.apply(change)
+            return true
+        }
+    }
+
+    /// Shows `change` in the list: each saved element in place of the item with its id (unless
+    /// equal), the removed one left out, order kept.
+    private func apply(_ change: PagingSourceChange<Element>) {
+        guard var list = content else { return }
+        var changed = false
+        if let removed = change.removed, let index = list.firstIndex(where: { $0.id == removed }) {
+            list.remove(at: index, key: deduplicationKey)
+            changed = true
+        }
+        if !change.saved.isEmpty, list.replace(change.saved, key: deduplicationKey) { changed = true }
+        if changed { replaceContent(with: list) }
+    }
+}
+
+extension PagingListViewModel {
+    /// The loads of a refresh with a source: the stored initial page, when `shown` is `nil`,
+    /// then the source's initial page, or the list shown when the stored page is current.
+    func sourceProducer(_ source: PagingSourceOperations<Input, Element, Cursor>, for input: Input)
+        -> ContentProducer<PagedList<Element, Cursor>>
+    {
+        let (key, showsNothing) = (deduplicationKey, content == nil)
+        return .deferringLoading { [weak self] send, showLoading in
+            if showsNothing {
+                do {
+                    if let stored = try await source.storedInitialPage(input) {
+                        await send(.value(try Self.firstList(stored, input: input, key: key)))
+                    } else {
+                        await showLoading()
+                    }
+                } catch {
+                    // NB: a stored page that does not read is an error event; the source still answers.
+                    await send(.error(error))
+                }
+            }
+            if let page = try await source.refreshedInitialPage(input) {
+                await send(.value(try Self.firstList(page, input: input, key: key)))
+            } else if let shown = await self?.content {
+                await send(.value(shown))
+            }
+        }
+    }
+}
+
+/// The functions of a ``PagingSource``, for a model of any element type.
+struct PagingSourceOperations<Input: Sendable, Element: Sendable, Cursor: Sendable>: Sendable {
+    let storedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
+    let refreshedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
+    let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> Page<Element, Cursor>
+}

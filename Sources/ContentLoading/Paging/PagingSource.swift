@@ -1,0 +1,50 @@
+/// Where a ``PagingListViewModel`` gets its pages when a store keeps them: the pages it stored
+/// (to open with, offline too, and to page through without a request), the source behind
+/// them, and the changes made to their elements elsewhere.
+///
+/// A store makes it; ContentLoadingRepository's `PagingSource.persisted(in:key:pages:)` keeps
+/// the pages in an `ElementStore`:
+///
+/// ```swift
+/// let feed = PagingListViewModel(source: .persisted(in: contacts, key: "feed") { cursor in
+///     try await api.contacts(after: cursor)          // a Page<Contact, String>
+/// })
+/// ```
+public struct PagingSource<Input: Sendable, Element: Identifiable & Sendable, Cursor: Sendable>: Sendable
+where Element.ID: Sendable {
+    /// The initial page as stored; `nil` when none is.
+    package let storedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
+    /// The initial page from the source, stored; `nil` when the stored one is current (the
+    /// source answered "not modified": nothing was written).
+    package let refreshedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
+    /// The page at a cursor (`nil`: the initial page) joining the list at an end: the stored
+    /// one when there is one, otherwise the source's, stored next to the page that asked for it.
+    package let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> Page<Element, Cursor>
+    /// Adds a listener for the changes made to elements elsewhere (saves and removals through
+    /// the store, pages other lists stored); the listener returns `false` once it is gone.
+    package let listen: @Sendable (_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) -> Void
+
+    package init(
+        storedInitialPage: @escaping @Sendable (Input) async throws -> Page<Element, Cursor>?,
+        refreshedInitialPage: @escaping @Sendable (Input) async throws -> Page<Element, Cursor>?,
+        page: @escaping @Sendable (Input, Cursor?, PagingDirection) async throws -> Page<Element, Cursor>,
+        listen:
+            @escaping @Sendable (_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) -> Void
+    ) {
+        self.storedInitialPage = storedInitialPage
+        self.refreshedInitialPage = refreshedInitialPage
+        self.page = page
+        self.listen = listen
+    }
+}
+
+/// Elements saved, or one removed, somewhere other than the paging model that hears it.
+package struct PagingSourceChange<Element: Identifiable & Sendable>: Sendable where Element.ID: Sendable {
+    package var saved: [Element]
+    package var removed: Element.ID?
+
+    package init(saved: [Element], removed: Element.ID?) {
+        self.saved = saved
+        self.removed = removed
+    }
+}

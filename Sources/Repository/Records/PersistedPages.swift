@@ -1,0 +1,158 @@
+import ContentLoading
+import Foundation
+
+/// The pages of one paged list kept in an ``ElementStore``: each page a row (its cursor, its
+/// neighbours' cursors, its ids, when it was fetched, its validators), written with its
+/// elements in one transaction, next to the stored page that asked for it. A page that is
+/// stored is read from the file; one that is not is fetched and stored. Every failure of the
+/// file is a ``CacheError`` naming it and the list.
+struct PersistedPages<Element: Identifiable & Codable & Sendable, Cursor: Codable & Sendable>: Sendable
+where Element.ID: CacheKey {
+    typealias Fetch = @Sendable (Cursor?, Validators) async throws -> FetchResult<Page<Element, Cursor>>
+
+    let store: ElementStore<Element>
+    /// The list's name in errors: the key the app gave.
+    let key: String
+    /// The key the list's pages are stored under: `pages:[Element type]|key`.
+    let listKey: String
+    let fetch: Fetch
+    /// This list's identity, so it can tell its own writes among the store's changes.
+    let origin = WriteOrigin()
+
+    init(store: ElementStore<Element>, key: String, fetch: @escaping Fetch) {
+        self.store = store
+        self.key = key
+        listKey = "pages:[\(store.type)]|\(key)"
+        self.fetch = fetch
+    }
+
+    private var disk: DiskCache { store.disk }
+
+    /// The page `cursor` (`nil`: the initial page) loaded, as stored; `nil` when it is not.
+    func stored(_ cursor: Cursor?) async throws -> Page<Element, Cursor>? {
+        let request = try cursor.map(Self.encoded)
+        let stored: DiskCache.StoredPage?
+        do {
+            stored = try await disk.storedPage(of: listKey, request: request, type: store.type)
+        } catch {
+            throw failure("read", error)
+        }
+        return try stored.map(decoded)
+    }
+
+    /// The initial page from the source, asked with the stored page's validators, and stored;
+    /// `nil` when the source answered "not modified" (nothing is written).
+    func refreshedInitialPage() async throws -> Page<Element, Cursor>? {
+        let validators = (try? await disk.storedPage(of: listKey, request: nil, type: store.type))?.validators
+        let started = disk.latestVersion
+        switch try await fetch(nil, validators ?? .none) {
+        case .notModified where validators == nil: throw UnexpectedNotModified(key: key)
+        case .notModified: return nil
+        case .modified(let page, let fetched):
+            return try await write(page, at: .initial, validators: fetched, keepingWritesAfter: started)
+        }
+    }
+
+    /// The page at `cursor` joining the list at `direction`'s end: the stored one, or the
+    /// source's, stored next to the page whose cursor asked for it.
+    func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> Page<Element, Cursor> {
+        if let stored = try await stored(cursor) { return stored }
+        guard let cursor else { return try await refreshedInitialPage() ?? Page(items: [], nextCursor: nil) }
+        let started = disk.latestVersion
+        guard case .modified(let page, let validators) = try await fetch(cursor, .none) else {
+            throw UnexpectedNotModified(key: key)
+        }
+        let request = try Self.encoded(cursor)
+        return try await write(
+            page, at: direction == .next ? .after(cursor: request) : .before(cursor: request), validators: validators,
+            keepingWritesAfter: started)
+    }
+
+    /// The store's changes as this list's model hears them: every save and removal but the
+    /// list's own writes.
+    func listen(_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) {
+        let (origin, listKey) = (origin, listKey)
+        store.listen { change in
+            if change.isSource(origin, key: listKey) { return true }
+            return await listener(PagingSourceChange(saved: change.saved, removed: change.removed))
+        }
+    }
+
+    // MARK: - Private
+
+    /// Stores `page` where `placement` puts it, with its elements, and shares them with every
+    /// other list holding them. Returns the page as stored: an element saved after `started`
+    /// is kept in place of the fetched one. A page no stored page asks for any more is
+    /// returned as fetched, not stored.
+    private func write(
+        _ page: Page<Element, Cursor>, at placement: DiskCache.PagePlacement, validators: Validators,
+        keepingWritesAfter started: UInt64
+    ) async throws -> Page<Element, Cursor> {
+        let fetchedAt = store.now()
+        let written: (version: UInt64, kept: [String: Data])?
+        do {
+            let encoder = JSONEncoder()
+            let elements = try page.items.map {
+                DiskCache.EncodedElement(id: $0.id.persistentKey, data: try encoder.encode($0))
+            }
+            written = try await disk.writePage(
+                try encoder.encode(elements.map(\.id)), previousCursor: try page.previousCursor.map(Self.encoded),
+                nextCursor: try page.nextCursor.map(Self.encoded), elements: elements, type: store.type, of: listKey,
+                at: placement, fetchedAt: fetchedAt, validators: validators, keepingWritesAfter: started)
+        } catch {
+            throw failure("write", error)
+        }
+        guard let written else { return page }
+        var stored = page
+        if !written.kept.isEmpty {
+            let decoder = JSONDecoder()
+            stored.items = page.items.map { element in
+                written.kept[element.id.persistentKey].flatMap { try? decoder.decode(Element.self, from: $0) }
+                    ?? element
+            }
+        }
+        await store.share(
+            ElementChange(
+                saved: stored.items, version: written.version, writtenAt: fetchedAt,
+                source: (ObjectIdentifier(origin), listKey)))
+        return stored
+    }
+
+    /// The page `stored` holds: its elements in the order of its ids (one the store no longer
+    /// holds left out) and its cursors.
+    private func decoded(_ stored: DiskCache.StoredPage) throws -> Page<Element, Cursor> {
+        do {
+            let decoder = JSONDecoder()
+            let ids = try decoder.decode([String].self, from: stored.ids)
+            let items = try ids.compactMap { id -> Element? in
+                guard let row = stored.elements[id] else { return nil }
+                do {
+                    return try decoder.decode(Element.self, from: row)
+                } catch {
+                    throw ElementUndecodable(id: id, type: Element.self, error: error)
+                }
+            }
+            return Page(
+                items: items, previousCursor: try stored.previousCursor.map(Self.decoded),
+                nextCursor: try stored.nextCursor.map(Self.decoded))
+        } catch {
+            throw failure("decode", error)
+        }
+    }
+
+    /// A cursor's stored form: its JSON, keys sorted, so equal cursors compare equal in SQL.
+    static func encoded(_ cursor: Cursor) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(cursor), as: UTF8.self)
+    }
+
+    private static func decoded(_ cursor: String) throws -> Cursor {
+        try JSONDecoder().decode(Cursor.self, from: Data(cursor.utf8))
+    }
+
+    /// A ``CacheError`` naming the file and this list.
+    private func failure(_ operation: String, _ error: any Error) -> CacheError {
+        CacheError(operation: operation, path: disk.path, key: "pages \(key)", reason: CacheError.reason(error))
+    }
+}

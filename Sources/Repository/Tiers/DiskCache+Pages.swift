@@ -1,0 +1,205 @@
+import ContentLoading
+import Foundation
+
+/// Paged lists: each page of a list a row of `content_loading_list_pages` (its place in the
+/// list, the cursor that requested it, the cursors of its neighbours, its ids, when it was
+/// fetched and its validators), its elements stored once in `content_loading_elements` and
+/// held through membership rows under the page's own key (`list key`, U+001F, position). A
+/// page, its membership rows and its elements are written in one transaction, so a file holds
+/// a page and its elements, or neither.
+///
+/// The stored pages of a list are contiguous: a page is written only next to a stored page
+/// whose cursor asked for it (or as the initial page, position 0), and a page whose cursor
+/// towards a neighbour changed takes the stored pages beyond it on that side with it.
+extension DiskCache {
+    static let pagesSchema = """
+        CREATE TABLE content_loading_list_pages (
+            list_key TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            request TEXT,
+            previous_cursor TEXT,
+            next_cursor TEXT,
+            ids BLOB NOT NULL,
+            version INTEGER NOT NULL,
+            fetched_at REAL NOT NULL,
+            entity_tag TEXT,
+            last_modified TEXT,
+            max_age REAL,
+            PRIMARY KEY (list_key, position)
+        ) WITHOUT ROWID;
+        CREATE TRIGGER content_loading_page_gone AFTER DELETE ON content_loading_list_pages BEGIN
+            DELETE FROM content_loading_list_members WHERE list_key = old.list_key || char(31) || old.position;
+        END
+        """
+
+    /// Where a page joins its stored list.
+    enum PagePlacement: Sendable {
+        /// The initial page (requested with no cursor): position 0.
+        case initial
+        /// After the stored page whose next cursor is `cursor` (encoded).
+        case after(cursor: String)
+        /// Before the stored page whose previous cursor is `cursor` (encoded).
+        case before(cursor: String)
+
+        /// The cursor that requested the page; `nil` for the initial page.
+        var request: String? {
+            switch self {
+            case .initial: nil
+            case .after(let cursor), .before(let cursor): cursor
+            }
+        }
+    }
+
+    /// One page as stored: its place, its cursors (encoded), its ids (encoded) and the stored
+    /// data of its elements, by id.
+    struct StoredPage: Sendable {
+        let position: Int
+        let previousCursor: String?
+        let nextCursor: String?
+        let ids: Data
+        let elements: [String: Data]
+        let fetchedAt: Date
+        let validators: Validators
+    }
+
+    /// The key the membership rows of page `position` of list `listKey` are stored under.
+    static func pageMembersKey(_ listKey: String, position: Int) -> String {
+        "\(listKey)\u{1F}\(position)"
+    }
+
+    /// The stored page of list `listKey` that `request` (an encoded cursor; `nil`: the initial
+    /// page) loaded, with its elements of `type`, read together; `nil` when it is not stored.
+    ///
+    /// - Throws: ``CorruptEntry`` when the page row does not validate.
+    func storedPage(of listKey: String, request: String?, type: String) throws -> StoredPage? {
+        try database.readTransaction(operation: "read the cache in") {
+            let select = try database.prepare(
+                """
+                SELECT position, previous_cursor, next_cursor, ids,
+                        CASE WHEN typeof(fetched_at) IN ('real', 'integer') THEN fetched_at END, fetched_at,
+                        entity_tag, last_modified, max_age
+                    FROM content_loading_list_pages WHERE list_key = ? AND request IS ? ORDER BY position LIMIT 1
+                """, operation: "read the cache in")
+            try select.bind(listKey, at: 1)
+            try select.bind(request, at: 2)
+            guard try select.step() else { return nil }
+            guard let ids = select.data(at: 3) else { throw CorruptEntry(reason: "its ids are missing") }
+            let position = select.int(at: 0)
+            return StoredPage(
+                position: position, previousCursor: select.text(at: 1), nextCursor: select.text(at: 2), ids: ids,
+                elements: try memberElements(Self.pageMembersKey(listKey, position: position), type: type),
+                fetchedAt: try Self.writtenAt(select.optionalDouble(at: 4), shown: select.text(at: 5)),
+                validators: Validators(
+                    entityTag: select.text(at: 6), lastModified: select.text(at: 7),
+                    freshness: Self.freshness(maxAge: select, at: 8)))
+        }
+    }
+
+    /// Writes a page of list `listKey` (its cursors and `ids`, encoded) with its `elements`,
+    /// at the file's next write version, in one transaction, where `placement` puts it: each
+    /// element's row (unless a write after `started` holds it: that one is kept), the page's
+    /// membership rows, then its row. The stored pages beyond a cursor that changed go.
+    ///
+    /// - Returns: The version and the stored data of the elements that were kept, by id; `nil`
+    ///   (nothing written) when no stored page asks for it (the list changed meanwhile).
+    /// - Throws: ``SQLiteError`` when the write fails (nothing changes).
+    func writePage(
+        _ ids: Data, previousCursor: String?, nextCursor: String?, elements: [EncodedElement], type: String,
+        of listKey: String, at placement: PagePlacement, fetchedAt: Date, validators: Validators,
+        keepingWritesAfter started: UInt64?
+    ) async throws -> (version: UInt64, kept: [String: Data])? {
+        try await writeFault?(listKey)
+        return try database.transaction(operation: "write the cache in") {
+            guard let position = try position(of: placement, in: listKey) else { return nil }
+            let version = try advanceVersion()
+            let upsert = try elementUpsert()
+            var kept: [String: Data] = [:]
+            for element in elements {
+                let written = try upsertElement(
+                    element.data, type: type, id: element.id, version: version, writtenAt: fetchedAt,
+                    validators: .none, keepingWritesAfter: started, using: upsert)
+                if !written { kept[element.id] = try storedElement(type: type, id: element.id)?.data }
+            }
+            try replaceMembers(
+                of: Self.pageMembersKey(listKey, position: position), type: type, with: Set(elements.map(\.id)))
+            try dropPages(of: listKey, beyond: position, previousCursor: previousCursor, nextCursor: nextCursor)
+            let insert = try database.prepare(
+                """
+                INSERT OR REPLACE INTO content_loading_list_pages (list_key, position, request, previous_cursor,
+                    next_cursor, ids, version, fetched_at, entity_tag, last_modified, max_age)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, operation: "write the cache in")
+            try insert.bind(listKey, at: 1)
+            try insert.bind(position, at: 2)
+            try insert.bind(placement.request, at: 3)
+            try insert.bind(previousCursor, at: 4)
+            try insert.bind(nextCursor, at: 5)
+            try insert.bind(ids, at: 6)
+            try insert.bind(Int(version), at: 7)
+            try insert.bind(fetchedAt.timeIntervalSince1970, at: 8)
+            try insert.bind(validators.entityTag, at: 9)
+            try insert.bind(validators.lastModified, at: 10)
+            try insert.bind(Self.storedMaxAge(validators), at: 11)
+            try insert.step()
+            return (version, kept)
+        }
+    }
+
+    /// Removes every stored page of list `listKey` (their elements stay while other lists
+    /// hold them), at the file's next write version.
+    @discardableResult
+    func removePages(of listKey: String) async throws -> UInt64 {
+        try await writeFault?(listKey)
+        return try database.transaction(operation: "remove from the cache in") {
+            let version = try advanceVersion()
+            let delete = try database.prepare(
+                "DELETE FROM content_loading_list_pages WHERE list_key = ?", operation: "remove from the cache in")
+            try delete.bind(listKey, at: 1)
+            _ = try delete.step()
+            return version
+        }
+    }
+
+    // MARK: - Private
+
+    /// The position a page placed by `placement` takes; `nil` when no stored page asks for it.
+    private func position(of placement: PagePlacement, in listKey: String) throws -> Int? {
+        let (column, step, cursor): (String, Int, String)
+        switch placement {
+        case .initial: return 0
+        case .after(let next): (column, step, cursor) = ("next_cursor", 1, next)
+        case .before(let previous): (column, step, cursor) = ("previous_cursor", -1, previous)
+        }
+        let select = try database.prepare(
+            "SELECT position FROM content_loading_list_pages WHERE list_key = ? AND \(column) = ? LIMIT 1",
+            operation: "write the cache in")
+        try select.bind(listKey, at: 1)
+        try select.bind(cursor, at: 2)
+        return try select.step() ? select.int(at: 0) + step : nil
+    }
+
+    /// Removes the stored pages beyond `position` on each side where the page stored there
+    /// gives another cursor than `previousCursor` / `nextCursor`: they no longer follow it.
+    private func dropPages(of listKey: String, beyond position: Int, previousCursor: String?, nextCursor: String?)
+        throws
+    {
+        let select = try database.prepare(
+            "SELECT previous_cursor, next_cursor FROM content_loading_list_pages WHERE list_key = ? AND position = ?",
+            operation: "write the cache in")
+        try select.bind(listKey, at: 1)
+        try select.bind(position, at: 2)
+        guard try select.step() else { return }
+        let (storedPrevious, storedNext) = (select.text(at: 0), select.text(at: 1))
+        try select.reset()
+        let delete = try database.prepare(
+            """
+            DELETE FROM content_loading_list_pages
+                WHERE list_key = ?1 AND ((?2 AND position > ?4) OR (?3 AND position < ?4))
+            """, operation: "write the cache in")
+        try delete.bind(listKey, at: 1)
+        try delete.bind(storedNext != nextCursor ? 1 : 0, at: 2)
+        try delete.bind(storedPrevious != previousCursor ? 1 : 0, at: 3)
+        try delete.bind(position, at: 4)
+        _ = try delete.step()
+    }
+}

@@ -1,0 +1,92 @@
+import ContentLoading
+import ContentLoadingSupport
+import Foundation
+
+/// A server of contacts in pages, for persisted paging tests: keyset cursors (the next page
+/// after the contact with id 5 is `"5"`, the page before it `"<5"`), each page has an entity tag made from its contents, and the server can
+/// go offline, hold a request until the test releases it, and change its contacts.
+final class PagedCatalog: Sendable {
+    typealias Contact = ElementStoreTests.Contact
+
+    struct Offline: Error {}
+
+    /// A request held until ``release()``: ``requested()`` returns once it arrived.
+    final class Gate: Sendable {
+        let arrived = SettleSignal<Void>()
+        let released = SettleSignal<Void>()
+        func requested() async { await arrived.wait() }
+        func release() { released.resolve(()) }
+    }
+
+    private struct State {
+        var contacts: [Contact]
+        var isOnline = true
+        var requests: [String] = []
+        var notModified = 0
+        var gate: Gate?
+    }
+
+    let pageSize: Int
+    private let state: Locked<State>
+
+    init(count: Int, pageSize: Int) {
+        self.pageSize = pageSize
+        state = Locked(State(contacts: (0..<count).map { Contact(id: $0, phone: "\($0)") }))
+    }
+
+    var isOnline: Bool {
+        get { state.withLock { $0.isOnline } }
+        set { state.withLock { $0.isOnline = newValue } }
+    }
+    /// The cursor of every request answered, `-` for the initial page.
+    var requests: [String] { state.withLock { $0.requests } }
+    /// How many requests were answered "not modified".
+    var notModified: Int { state.withLock { $0.notModified } }
+
+    func insert(_ contact: Contact, at index: Int) { state.withLock { $0.contacts.insert(contact, at: index) } }
+
+    /// Holds the next request until the gate is released.
+    func holdNextRequest() -> Gate {
+        let gate = Gate()
+        state.withLock { $0.gate = gate }
+        return gate
+    }
+
+    /// The page at `cursor` (`nil`: the first), or "not modified" when `validators` carry
+    /// its entity tag.
+    func page(_ cursor: String?, validators: Validators) async throws -> FetchResult<Page<Contact, String>> {
+        let gate = state.withLock { state in
+            defer { state.gate = nil }
+            return state.gate
+        }
+        if let gate {
+            gate.arrived.resolve(())
+            await gate.released.wait()
+        }
+        return try state.withLock { state in
+            guard state.isOnline else { throw Offline() }
+            state.requests.append(cursor ?? "-")
+            let contacts = state.contacts
+            let range: Range<Int>
+            switch cursor {
+            case nil: range = 0..<min(pageSize, contacts.count)
+            case let cursor? where cursor.hasPrefix("<"):
+                let end = contacts.firstIndex { "<\($0.id)" == cursor } ?? 0
+                range = max(0, end - pageSize)..<end
+            case let cursor?:
+                let start = (contacts.firstIndex { "\($0.id)" == cursor } ?? contacts.count - 1) + 1
+                range = start..<min(start + pageSize, contacts.count)
+            }
+            let items = Array(contacts[range])
+            let page = Page(
+                items: items, previousCursor: range.lowerBound > 0 ? items.first.map { "<\($0.id)" } : nil,
+                nextCursor: range.upperBound < contacts.count ? items.last.map { "\($0.id)" } : nil)
+            let tag = items.map { "\($0.id):\($0.phone)" }.joined(separator: ",") + "|\(page.nextCursor ?? "")"
+            guard validators.entityTag != tag else {
+                state.notModified += 1
+                return .notModified(Validators(entityTag: tag))
+            }
+            return .modified(page, Validators(entityTag: tag))
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import ContentLoading
+import ContentLoadingRepository
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Foundation
+import Testing
+
+/// Paged lists kept in an element store: opened from the stored pages (offline too), paged on
+/// through them without a request, each fetched page stored with its elements and cursors.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct PersistedPagingTests {
+    typealias Contact = ElementStoreTests.Contact
+    typealias Feed = PagingListViewModel<Void, Contact, String>
+
+    let path: String
+    let catalog = PagedCatalog(count: 12, pageSize: 3)
+    init() throws { path = try temporaryCachePath() }
+
+    /// A store over the file and a paging model over its pages of "feed", as an app makes them
+    /// at launch.
+    func launch(pageWindow: Int? = nil) throws -> (ElementStore<Contact>, Feed) {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        return (store, feed(over: store, pageWindow: pageWindow))
+    }
+
+    func feed(over store: ElementStore<Contact>, pageWindow: Int? = nil) -> Feed {
+        let catalog = catalog
+        return Feed(
+            pageWindow: pageWindow,
+            source: .persisted(in: store, key: "feed") { cursor, validators in
+                try await catalog.page(cursor, validators: validators)
+            })
+    }
+
+    func rows(_ sql: String) throws -> [String] { try sqlRows(sql, in: path) }
+
+    @Test func aPagedListOpensFromItsStoredPagesOfflineAndPagesOnFromTheStoredCursor() async throws {
+        var (_, feed) = try launch()
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+        await feed.loadNextPage().settled()
+        #expect(feed.items.map(\.id) == Array(0..<9))
+        #expect(
+            try rows("SELECT position || ' ' || ifnull(request, '-') FROM content_loading_list_pages") == [
+                #"0 -"#, #"1 "2""#, #"2 "5""#,
+            ])
+        #expect(try rows("SELECT count(*) FROM content_loading_elements") == ["9"])
+
+        catalog.isOnline = false
+        (_, feed) = try launch()
+        let opened = await feed.refresh().completed()
+        #expect(opened.content?.map(\.id) == [0, 1, 2], "the stored initial page, offline")
+        #expect(opened.error != nil, "the failed request is an error beside the stored pages")
+        await feed.loadNextPage().settled()
+        await feed.loadNextPage().settled()
+        #expect(feed.items.map(\.id) == Array(0..<9), "the stored pages, in order, with no request")
+        #expect(feed.nextPageState == .idle)
+
+        catalog.isOnline = true
+        let requests = catalog.requests
+        await feed.loadNextPage().settled()
+        #expect(feed.items.map(\.id) == Array(0..<12))
+        #expect(catalog.requests == requests + ["8"], "paging on asks for the stored next cursor only")
+        #expect(feed.nextPageState == .endReached)
+    }
+
+    @Test func revalidatingAnUnchangedInitialPageIsANotModifiedThatWritesNothing() async throws {
+        let (_, feed) = try launch()
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+        let stored = try rows("SELECT version || ' ' || fetched_at FROM content_loading_list_pages ORDER BY position")
+
+        let refreshed = await feed.refresh().completed()
+        #expect(catalog.notModified == 1)
+        #expect(refreshed.content?.map(\.id) == Array(0..<6), "the list shown stays, both pages")
+        #expect(
+            try rows("SELECT version || ' ' || fetched_at FROM content_loading_list_pages ORDER BY position")
+                == stored, "nothing written")
+    }
+
+    @Test func aChangedInitialPageWithAnotherNextCursorTakesTheStoredPagesAfterItWithIt() async throws {
+        var (_, feed) = try launch()
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+        await feed.loadNextPage().settled()
+
+        catalog.insert(Contact(id: 100, phone: "new"), at: 0)
+        let refreshed = await feed.refresh().completed()
+        #expect(refreshed.content?.map(\.id) == [100, 0, 1])
+        #expect(try rows("SELECT position FROM content_loading_list_pages") == ["0"], "the old pages no longer follow")
+        #expect(try rows("SELECT count(*) FROM content_loading_elements") == ["3"], "their elements went with them")
+
+        (_, feed) = try launch()
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+        #expect(feed.items.map(\.id) == [100, 0, 1, 2, 3, 4], "contiguous after a relaunch")
+    }
+
+    @Test func aWindowThatDroppedPagesReloadsThemFromTheStore() async throws {
+        let (_, feed) = try launch(pageWindow: 2)
+        await feed.refresh().completed()
+        for _ in 0..<3 { await feed.loadNextPage().settled() }
+        #expect(feed.items.map(\.id) == Array(6..<12))
+        let requests = catalog.requests
+
+        await feed.loadPreviousPage().settled()
+        await feed.loadPreviousPage().settled()
+        #expect(feed.items.map(\.id) == Array(0..<6))
+        #expect(catalog.requests == requests, "no request: both pages were stored")
+    }
+
+    @Test func aSaveThroughTheStoreReachesThePagingModelTheStoredPagesAndOtherLists() async throws {
+        var (store, feed) = try launch()
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in [Contact(id: 4, phone: "listed")] }
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+
+        try await store.save(Contact(id: 1, phone: "edited"))
+        #expect(feed.items.map(\.phone) == ["0", "edited", "2", "3", "4", "5"], "in place, order kept")
+        try await lists.refresh("other")
+        #expect(feed.items[4].phone == "listed", "a list fetched elsewhere brings its elements")
+        try await store.remove(id: 2)
+        #expect(feed.items.map(\.id) == [0, 1, 3, 4, 5])
+
+        catalog.isOnline = false
+        (store, feed) = try launch()
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+        #expect(feed.items.map(\.phone) == ["0", "edited", "3", "listed", "5"], "on disk too")
+    }
+
+    @Test func aFetchedPageKeepsAnElementSavedAfterItsRequestStarted() async throws {
+        let (store, feed) = try launch()
+        await feed.refresh().completed()
+        let gate = catalog.holdNextRequest()
+        let next = feed.loadNextPage()
+        await gate.requested()
+        try await store.save(Contact(id: 4, phone: "saved meanwhile"))
+        gate.release()
+        await next.settled()
+        #expect(feed.items[4].phone == "saved meanwhile")
+        #expect(try await store.element(id: 4)?.phone == "saved meanwhile")
+    }
+
+    @Test func aModelOverStoredPagesIsFreedWhenTheAppDropsIt() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        var feed: Feed? = feed(over: store)
+        await feed!.refresh().completed()
+        try await expectRelease(of: &feed)
+        try await store.save(Contact(id: 1, phone: "after"))
+    }
+}
