@@ -88,7 +88,7 @@ let package = Package(
             ]),
         // A child process for the crash-safety test: killed in the middle of a large write.
         .executableTarget(
-            name: "sqlite-crash-writer", dependencies: ["SellerContacts", "ContentLoadingRepository"],
+            name: "sqlite-crash-writer", dependencies: ["SellerContacts", "ContentLoading", "ContentLoadingRepository"],
             path: "Tests/CrashWriter"),
         .testTarget(
             name: "RepositoryTests",
