@@ -1,5 +1,6 @@
 // The samples of "Paging" (Sources/ContentLoading/ContentLoading.docc/Paging.md).
 import ContentLoading
+import ContentLoadingRepository
 
 #if canImport(SwiftUI)
     import SwiftUI
@@ -46,4 +47,27 @@ public enum Paging {
         }
     }
     // end sample
+
+    public typealias Contact = Caching.Contact
+
+    /// A server of contacts in pages, for the persisted paging sample.
+    public protocol ContactPagesAPI: Sendable {
+        func contacts(after cursor: String?) async throws -> Page<Contact, String>
+    }
+
+    /// The persisted paging sample: opens the feed kept in the file at `cachePath`, saves
+    /// `edited`, and returns the feed.
+    @MainActor public static func persisted(api: some ContactPagesAPI, cachePath: String, edited: Contact)
+        async throws -> PagingListViewModel<Void, Contact, String>
+    {
+        // sample: Sources/ContentLoading/ContentLoading.docc/Paging.md#3
+        let contacts = ElementStore<Contact>(disk: try DiskCache(.file(path: cachePath)))
+        let feed = PagingListViewModel(source: .persisted(in: contacts, key: "feed") { cursor in
+            try await api.contacts(after: cursor)          // a Page<Contact, String>
+        })
+        await feed.refresh().completed()   // the stored first page at once (offline too), then the server's
+        try await contacts.save(edited)    // one row: the feed, its stored pages and every list holding it show it
+        // end sample
+        return feed
+    }
 }

@@ -27,6 +27,9 @@ import Observation
 /// }
 /// ```
 ///
+/// Made with a ``PagingSource`` (`init(source:)`), its pages live in a store: it opens from the
+/// stored pages, offline too, and pages on through them without a request.
+///
 /// See <doc:Paging>.
 open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Sendable>:
     ContentLoadingViewModel<Input, PagedList<Element, Cursor>>
