@@ -55,7 +55,10 @@ let package = Package(
             path: "Examples/seller-contacts"),
         .target(
             name: "PagingDemoCommand",
-            dependencies: ["ContentLoading", "ContentLoadingNetworking", "ContentLoadingSupport", "ExampleSupport"],
+            dependencies: [
+                "ContentLoading", "ContentLoadingNetworking", "ContentLoadingRepository", "ContentLoadingSupport",
+                "ExampleSupport",
+            ],
             path: "Examples/PagingDemoCommand",
             resources: [.copy("Resources/catalog.json")]
         ),

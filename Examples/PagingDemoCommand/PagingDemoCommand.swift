@@ -9,9 +9,19 @@ public enum PagingDemoCommand {
     /// The help text.
     public static let help = """
         USAGE: paging-demo [--page-size N] [--fail-page N] [--window N]
+               paging-demo --database PATH [--url URL] [--pages N] [--page-size N]
+                           [--offline] [--edit ID --title TEXT]
 
         Pages through a catalog of 320 items bundled with the example, as a list screen
         would while the user scrolls, and prints each page as it arrives.
+
+        With --database, pages through the catalog at --url instead, keeping the pages and
+        their items in the SQLite file PATH: a run opens with the pages stored there (offline
+        too) and pages on through them without a request, then from the stored cursor. The
+        catalog answers GET URL?limit=N for the first page and GET URL?cursor=C&limit=N after
+        it, with {"items": [{"id": Int, "title": String}], "next": String?, "previous": String?}
+        ("next" is the cursor of the page after, null at the end); an ETag lets a run ask for
+        the first page "if changed".
 
         OPTIONS:
           --page-size N   Items per page (default: 25).
@@ -20,6 +30,13 @@ public enum PagingDemoCommand {
           --window N      Keep at most N pages: paging forward drops the first pages,
                           then the demo pages back to the start, loading them again
                           (and dropping the last ones), and prints which items it holds.
+          --database PATH Keep the list and its items in the SQLite file PATH.
+          --url URL       The catalog to page through (with --database).
+          --pages N       Stop after N pages (with --database; default: all).
+          --offline       Make no request: show what PATH holds.
+          --edit ID --title TEXT
+                          Save item ID with the title TEXT in PATH first: every stored
+                          page holding it shows the new title.
           -h, --help      Show this help.
         """
 
@@ -28,20 +45,40 @@ public enum PagingDemoCommand {
         var pageSize = 25
         var failPage: Int?
         var window: Int?
+        var persisted = PersistedCatalog.Options(database: "", pageSize: 10, offline: false)
+        var (editID, editTitle): (Int?, String?) = (nil, nil)
         var remaining = Array(arguments)[...]
         while let argument = remaining.popFirst() {
             switch argument {
             case "-h", "--help":
                 console.write(help + "\n")
                 return 0
-            case "--page-size", "--fail-page", "--window":
+            case "--offline": persisted.offline = true
+            case "--database", "--url", "--title":
+                guard let value = remaining.popFirst(), !value.isEmpty else {
+                    console.writeError("paging-demo: \(argument) needs a value\n")
+                    return 64
+                }
+                switch argument {
+                case "--database": persisted.database = value
+                case "--title": editTitle = value
+                default:
+                    guard let url = URL(string: value), url.scheme != nil else {
+                        console.writeError("paging-demo: --url needs a URL, got '\(value)'\n")
+                        return 64
+                    }
+                    persisted.url = url
+                }
+            case "--page-size", "--fail-page", "--window", "--pages", "--edit":
                 guard let value = remaining.popFirst().flatMap(Int.init), value > 0 else {
                     console.writeError("paging-demo: \(argument) needs a positive whole number\n")
                     return 64
                 }
                 switch argument {
-                case "--page-size": pageSize = value
+                case "--page-size": (pageSize, persisted.pageSize) = (value, value)
                 case "--fail-page": failPage = value
+                case "--pages": persisted.pages = value
+                case "--edit": editID = value
                 default: window = value
                 }
             default:
@@ -49,6 +86,18 @@ public enum PagingDemoCommand {
                     "paging-demo: unknown argument '\(argument)'\nRun 'paging-demo --help' for the options.\n")
                 return 64
             }
+        }
+        if editID != nil || editTitle != nil {
+            guard let editID, let editTitle else {
+                console.writeError("paging-demo: --edit ID and --title TEXT go together\n")
+                return 64
+            }
+            persisted.edit = CatalogEntry(id: editID, title: editTitle)
+        }
+        if !persisted.database.isEmpty { return await PersistedCatalog.run(persisted, console: console) }
+        if persisted.url != nil || persisted.offline || persisted.edit != nil || persisted.pages != nil {
+            console.writeError("paging-demo: --url, --pages, --offline and --edit need --database PATH\n")
+            return 64
         }
         guard let catalog = Bundle.module.url(forResource: "catalog", withExtension: "json") else {
             console.writeError("paging-demo: catalog.json is missing from the example's resources\n")

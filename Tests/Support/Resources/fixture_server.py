@@ -265,6 +265,33 @@ class Handler(http.server.BaseHTTPRequestHandler):
             headers["Expires"] = query["expires"][0]
         return headers
 
+    def send_catalog_page(self):
+        """/catalog?limit=N[&cursor=C]: items 1-100 ({"id", "title": "Item i"}), N a page after
+        the item whose id is C, as {"items", "next", "previous"} (the cursors of the pages after
+        and before), an ETag, and 304 to a matching If-None-Match."""
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+        limit = int(query.get("limit", ["10"])[0])
+        start = int(query.get("cursor", ["0"])[0])
+        ids = list(range(start + 1, min(start + limit, 100) + 1))
+        body = json.dumps({
+            "items": [{"id": i, "title": "Item %d" % i} for i in ids],
+            "next": str(ids[-1]) if ids and ids[-1] < 100 else None,
+            "previous": str(max(0, ids[0] - 1 - limit)) if ids and ids[0] > 1 else None,
+        }).encode()
+        tag = '"%s"' % hashlib.sha256(body).hexdigest()[:16]
+        if self.headers.get("If-None-Match") == tag:
+            self.send_response(304)
+            self.send_header("ETag", tag)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("ETag", tag)
+        self.end_headers()
+        self.wfile.write(body)
+
     def send_fixture(self, name, extra=None):
         path = os.path.realpath(os.path.join(self.server.root, name))
         if not path.startswith(os.path.realpath(self.server.root)) or not os.path.isfile(path):
@@ -302,6 +329,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         try:
             if route == "fixtures":
                 return self.send_fixture(rest)
+            if route == "catalog":
+                return self.send_catalog_page()
             if route == "echo":
                 return self.echo()
             if route == "records":

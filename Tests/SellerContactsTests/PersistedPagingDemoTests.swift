@@ -1,0 +1,64 @@
+import ExampleSupport
+import Foundation
+import KitTestSupport
+import PagingDemoCommand
+import Testing
+
+/// `paging-demo --database` against the fixture server's catalog (a real process on
+/// 127.0.0.1): the pages and their items kept in the file, shown offline with an edit, and
+/// paging on from the stored cursor without loading the stored pages again.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct PersistedPagingDemoTests {
+    func run(_ arguments: [String]) async -> CommandResult {
+        await runCommand { await PagingDemoCommand.main(arguments: arguments, console: $0) }
+    }
+
+    func requests(_ result: CommandResult) -> [String] {
+        result.output.split(separator: "\n").filter { $0.hasPrefix("GET ") }.map {
+            String($0.split(separator: "?").last ?? "")
+        }
+    }
+
+    @Test func anEditShowsOfflineAndPagingGoesOnFromTheStoredCursor() async throws {
+        let server = try LocalHTTPServer.start()
+        defer { server.stop() }
+        let database = try makeTemporaryDirectory().appendingPathComponent("catalog.sqlite").path
+        let url = server.url("catalog").absoluteString
+
+        let first = await run(["--database", database, "--url", url, "--pages", "2"])
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(requests(first) == ["limit=10: fetched", "cursor=10&limit=10: fetched"])
+        #expect(first.output.contains("page 2: holding items 1–20\n"))
+
+        let offline = await run(["--database", database, "--offline", "--edit", "5", "--title", "Edited"])
+        #expect(offline.status == 0, "\(offline.errors)")
+        #expect(requests(offline).isEmpty, "no request")
+        #expect(offline.output.contains("page 2: holding items 1–20\n"), "both stored pages")
+        #expect(offline.output.contains("\n  5 Edited\n"), "the edited title")
+
+        let online = await run(["--database", database, "--url", url, "--pages", "3"])
+        #expect(online.status == 0, "\(online.errors)")
+        #expect(
+            requests(online) == ["limit=10: not modified", "cursor=20&limit=10: fetched"],
+            "the first page revalidated, the second from the file, the third from the stored cursor")
+        #expect(online.output.contains("\n  5 Edited\n"), "the edit stays: the first page was not modified")
+        #expect(online.output.contains("page 3: holding items 1–30\n"))
+    }
+
+    @Test func optionsOfThePersistedModeNeedADatabase() async throws {
+        let result = await run(["--offline"])
+        #expect(result.status == 64)
+        #expect(result.errors == "paging-demo: --url, --pages, --offline and --edit need --database PATH\n")
+        let edit = await run(["--database", "x.sqlite", "--edit", "5"])
+        #expect(edit.status == 64)
+        #expect(edit.errors == "paging-demo: --edit ID and --title TEXT go together\n")
+    }
+
+    @Test func anOfflineRunWithNothingStoredIsOneClearError() async throws {
+        let database = try makeTemporaryDirectory().appendingPathComponent("empty.sqlite").path
+        let result = await run(["--database", database, "--offline"])
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("paging-demo: the first page failed: offline"))
+    }
+}
