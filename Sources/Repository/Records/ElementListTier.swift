@@ -36,19 +36,9 @@ where Element.ID: CacheKey {
             throw rows.failure("read", key, error)
         }
         guard let (entry, elements) = stored else { return nil }
-        var list: [Element] = []
+        let list: [Element]
         do {
-            let decoder = JSONDecoder()
-            let ids = try decoder.decode([String].self, from: entry.data)
-            list.reserveCapacity(ids.count)
-            for id in ids {
-                guard let row = elements[id] else { continue }
-                do {
-                    list.append(try decoder.decode(Element.self, from: row))
-                } catch {
-                    throw ElementUndecodable(id: id, type: Element.self, error: error)
-                }
-            }
+            list = try store.decoded(ids: entry.data, rows: elements)
         } catch {
             throw await discarding(key, rows.failure("decode", key, error))
         }
@@ -68,12 +58,9 @@ where Element.ID: CacheKey {
         if validators.freshness?.isNoStore == true { return TierWrite(version: try await remove(key)) }
         let write: (version: UInt64, kept: [String: Data])
         do {
-            let encoder = JSONEncoder()
-            let elements = try value.map {
-                DiskCache.EncodedElement(id: $0.id.persistentKey, data: try encoder.encode($0))
-            }
+            let elements = try store.encoded(value)
             write = try await cache.writeList(
-                try encoder.encode(elements.map(\.id)), elements: elements, type: store.type,
+                try JSONEncoder().encode(elements.map(\.id)), elements: elements, type: store.type,
                 for: rows.storageKey(key),
                 writtenAt: writtenAt, validators: validators, keepingWritesAfter: started)
         } catch {
@@ -82,11 +69,7 @@ where Element.ID: CacheKey {
         holders.hold(value.map(\.id), in: key)
         guard !write.kept.isEmpty else { return TierWrite(version: write.version) }
         // NB: an element saved after the fetch started is kept in the file; the readers get it too.
-        let decoder = JSONDecoder()
-        let stored = value.map { element in
-            write.kept[element.id.persistentKey].flatMap { try? decoder.decode(Element.self, from: $0) } ?? element
-        }
-        return TierWrite(version: write.version, kept: stored)
+        return TierWrite(version: write.version, kept: store.keeping(write.kept, in: value))
     }
 
     func confirm(_ value: [Element], for key: Key, expected: UInt64, writtenAt: Date, validators: Validators)

@@ -91,12 +91,9 @@ where Element.ID: CacheKey {
         let fetchedAt = store.now()
         let written: (version: UInt64, kept: [String: Data])?
         do {
-            let encoder = JSONEncoder()
-            let elements = try page.items.map {
-                DiskCache.EncodedElement(id: $0.id.persistentKey, data: try encoder.encode($0))
-            }
+            let elements = try store.encoded(page.items)
             written = try await disk.writePage(
-                try encoder.encode(elements.map(\.id)), previousCursor: try page.previousCursor.map(Self.encoded),
+                try JSONEncoder().encode(elements.map(\.id)), previousCursor: try page.previousCursor.map(Self.encoded),
                 nextCursor: try page.nextCursor.map(Self.encoded), elements: elements, type: store.type, of: listKey,
                 at: placement, fetchedAt: fetchedAt, validators: validators, keepingWritesAfter: started)
         } catch {
@@ -104,13 +101,7 @@ where Element.ID: CacheKey {
         }
         guard let written else { return page }
         var stored = page
-        if !written.kept.isEmpty {
-            let decoder = JSONDecoder()
-            stored.items = page.items.map { element in
-                written.kept[element.id.persistentKey].flatMap { try? decoder.decode(Element.self, from: $0) }
-                    ?? element
-            }
-        }
+        stored.items = store.keeping(written.kept, in: page.items)
         await store.share(
             ElementChange(
                 saved: stored.items, version: written.version, writtenAt: fetchedAt,
@@ -122,18 +113,9 @@ where Element.ID: CacheKey {
     /// holds left out) and its cursors.
     private func decoded(_ stored: DiskCache.StoredPage) throws -> Page<Element, Cursor> {
         do {
-            let decoder = JSONDecoder()
-            let ids = try decoder.decode([String].self, from: stored.ids)
-            let items = try ids.compactMap { id -> Element? in
-                guard let row = stored.elements[id] else { return nil }
-                do {
-                    return try decoder.decode(Element.self, from: row)
-                } catch {
-                    throw ElementUndecodable(id: id, type: Element.self, error: error)
-                }
-            }
             return Page(
-                items: items, previousCursor: try stored.previousCursor.map(Self.decoded),
+                items: try store.decoded(ids: stored.ids, rows: stored.elements),
+                previousCursor: try stored.previousCursor.map(Self.decoded),
                 nextCursor: try stored.nextCursor.map(Self.decoded))
         } catch {
             throw failure("decode", error)

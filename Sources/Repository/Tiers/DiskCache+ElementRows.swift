@@ -56,6 +56,25 @@ extension DiskCache {
         return written
     }
 
+    /// Writes the rows of `elements` of `type` at `version`, inside a write's transaction,
+    /// except those a write after `started` holds.
+    ///
+    /// - Returns: The stored data of the elements that were kept, by id.
+    func upsertElements(
+        _ elements: [EncodedElement], type: String, version: UInt64, writtenAt: Date,
+        keepingWritesAfter started: UInt64?
+    ) throws -> [String: Data] {
+        let upsert = try elementUpsert()
+        var kept: [String: Data] = [:]
+        for element in elements {
+            let written = try upsertElement(
+                element.data, type: type, id: element.id, version: version, writtenAt: writtenAt,
+                validators: .none, keepingWritesAfter: started, using: upsert)
+            if !written { kept[element.id] = try storedElement(type: type, id: element.id)?.data }
+        }
+        return kept
+    }
+
     /// The row of element `id` of `type`; `nil` when there is none.
     func storedElement(type: String, id: String) throws -> StoredElement? {
         let select = try database.prepare(

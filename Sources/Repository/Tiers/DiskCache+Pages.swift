@@ -112,14 +112,8 @@ extension DiskCache {
         return try database.transaction(operation: "write the cache in") {
             guard let position = try position(of: placement, in: listKey) else { return nil }
             let version = try advanceVersion()
-            let upsert = try elementUpsert()
-            var kept: [String: Data] = [:]
-            for element in elements {
-                let written = try upsertElement(
-                    element.data, type: type, id: element.id, version: version, writtenAt: fetchedAt,
-                    validators: .none, keepingWritesAfter: started, using: upsert)
-                if !written { kept[element.id] = try storedElement(type: type, id: element.id)?.data }
-            }
+            let kept = try upsertElements(
+                elements, type: type, version: version, writtenAt: fetchedAt, keepingWritesAfter: started)
             try replaceMembers(
                 of: Self.pageMembersKey(listKey, position: position), type: type, with: Set(elements.map(\.id)))
             try dropPages(of: listKey, beyond: position, previousCursor: previousCursor, nextCursor: nextCursor)

@@ -64,14 +64,8 @@ extension DiskCache {
         return try keepingTotalOnFailure {
             try database.transaction(operation: "write the cache in") {
                 let version = try advanceVersion()
-                let upsert = try elementUpsert()
-                var kept: [String: Data] = [:]
-                for element in elements {
-                    let written = try upsertElement(
-                        element.data, type: type, id: element.id, version: version, writtenAt: writtenAt,
-                        validators: .none, keepingWritesAfter: started, using: upsert)
-                    if !written { kept[element.id] = try storedElement(type: type, id: element.id)?.data }
-                }
+                let kept = try upsertElements(
+                    elements, type: type, version: version, writtenAt: writtenAt, keepingWritesAfter: started)
                 try replaceMembers(of: key, type: type, with: Set(elements.map(\.id)))
                 try insertRow(ids, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
                 return (version, kept)
