@@ -97,6 +97,40 @@ struct PersistedPagingTests {
         #expect(feed.items.map(\.id) == [100, 0, 1, 2, 3, 4], "contiguous after a relaunch")
     }
 
+    /// With an anchor, a refresh that brings new contacts at the top pages through the source
+    /// to the anchor's page, storing each page after the one before it, and keeps the anchor's
+    /// index; the held contacts come back from the file.
+    @Test func aRefreshKeepsTheAnchorsPlaceAndStoresThePagesOnTheWayContiguously() async throws {
+        var (_, feed) = try launch()
+        await feed.refresh().completed()
+        for _ in 0..<2 { await feed.loadNextPage().settled() }
+        feed.anchor = 7
+        #expect(feed.items.firstIndex { $0.id == 7 } == 7)
+
+        catalog.insert(Contact(id: 100, phone: "new"), at: 0)
+        catalog.insert(Contact(id: 101, phone: "new"), at: 3)
+        await feed.refresh().completed()
+        #expect(feed.items.firstIndex { $0.id == 7 } == 7, "the anchor stays where the reader left it")
+        #expect(feed.items.itemsBefore == 0)
+        #expect(feed.items.map(\.id) == [1, 101, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], "two contacts held before the list")
+        #expect(
+            try rows("SELECT position || ' ' || ifnull(request, '-') FROM content_loading_list_pages") == [
+                #"0 -"#, #"1 "1""#, #"2 "3""#, #"3 "6""#, #"4 "9""#,
+            ], "the pages on the way to the anchor and one past it, after each other")
+
+        let requests = catalog.requests
+        await feed.loadPreviousPage().settled()
+        #expect(feed.items.map(\.id) == [100, 0, 1, 101, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+        #expect(catalog.requests == requests, "the held contacts came from the file")
+
+        catalog.isOnline = false
+        (_, feed) = try launch()
+        await feed.refresh().completed()
+        for _ in 0..<4 { await feed.loadNextPage().settled() }
+        #expect(
+            feed.items.map(\.id) == [100, 0, 1, 101, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], "contiguous after a relaunch")
+    }
+
     @Test func aWindowThatDroppedPagesReloadsThemFromTheStore() async throws {
         let (_, feed) = try launch(pageWindow: 2)
         await feed.refresh().completed()

@@ -48,6 +48,13 @@ public enum Paging {
     }
     // end sample
 
+    // sample: Sources/ContentLoading/ContentLoading.docc/Paging.md#4
+    func keepPlace(of post: Post, in model: FeedModel) async {
+        model.anchor = post.id                     // the row the reader is looking at, from its onAppear
+        await model.refresh("swift").completed()   // new posts above it: it keeps its index
+    }
+    // end sample
+
     public typealias Contact = Caching.Contact
 
     /// A server of contacts in pages, for the persisted paging sample.

@@ -14,20 +14,21 @@ import ContentLoadingSupport
 /// bounds them).
 ///
 /// With a page window, pages dropped from one end are remembered with the request that loaded
-/// them, so paging back that way loads them again. ``itemsBefore`` says how many items were
-/// dropped before the first one loaded: item `i` of this list is item `itemsBefore + i` of the
-/// list as loaded from the initial page, so a UI that keeps an absolute position can follow.
+/// them, so paging back that way loads them again. ``itemsBefore`` says how many places come
+/// before the first item held: item `i` is at place `itemsBefore + i`, which stays put as pages
+/// load and drop at either end, so a UI that keeps an absolute position can follow.
 public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollection, Sendable {
     /// How many pages were loaded into this list, including any dropped by a page window.
     public private(set) var pagesLoaded: Int
 
     /// The first page's load: identifies this list across appends and carries its input.
     let origin: PagingOrigin
-    private var storage: PageStorage<Element, Cursor>
+    var storage: PageStorage<Element, Cursor>
     /// How much of `storage` this version sees.
-    private var extent: PageStorage<Element, Cursor>.Extent
-    /// The pages a window dropped from the start, the nearest first.
-    private var droppedBefore: DroppedPages<Cursor>?
+    var extent: PageStorage<Element, Cursor>.Extent
+    /// The pages a window (or a refresh that kept the reader's place) dropped from the start,
+    /// the nearest first.
+    var droppedBefore: DroppedPages<Cursor>?
     /// The pages a window dropped from the end, the nearest first.
     private var droppedAfter: DroppedPages<Cursor>?
 
@@ -36,6 +37,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         requested request: PageLocator<Cursor> = .initial
     ) {
         pagesLoaded = 0
+        itemsBefore = 0
         self.origin = origin
         storage = PageStorage(tracksKeys: key != nil)
         extent = .init(elements: 0, pages: 0)
@@ -45,6 +47,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
     /// An empty list with no page on either side.
     init() {
         pagesLoaded = 0
+        itemsBefore = 0
         origin = PagingOrigin(input: ())
         storage = PageStorage(tracksKeys: false)
         extent = .init(elements: 0, pages: 0)
@@ -62,9 +65,14 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
     /// Whether another page can be loaded before the first one: the source gave a previous
     /// cursor, or a page window dropped pages from the start.
     public var hasPrevious: Bool { previousRequest != nil }
-    /// How many items a page window dropped before the first loaded item (Android Paging's
-    /// `itemsBefore`); 0 without a window. Loading the previous pages brings them back.
-    public var itemsBefore: Int { droppedBefore?.items ?? 0 }
+    /// How many places come before the first item held (Android Paging's `itemsBefore`): the
+    /// items a page window dropped before it; 0 without a window. Loading the previous pages
+    /// brings them back.
+    ///
+    /// After a refresh that kept the reader's place (``PagingListViewModel/anchor``) it is the
+    /// number of places that keep the anchor where it was, which can differ from the number of
+    /// items before the list; loading the previous pages counts it down (never below 0).
+    public internal(set) var itemsBefore: Int
 
     /// How the next page is requested: the nearest page a window dropped from the end, or the
     /// last page's next cursor.
@@ -130,8 +138,11 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         key: DeduplicationKey<Element>?
     ) -> Bool {
         let record = Self.record(of: page, requested: request ?? previousRequest ?? .initial)
+        // NB: a page dropped in part (by a refresh that kept the reader's place) adds only the
+        // items it dropped; the rest of it is still in the list.
+        let items = droppedBefore?.keepsFirst.map { Array(page.items.prefix($0)) } ?? page.items
+        var added = items
         (storage, extent) = storage.editing(extent, key: key) { elements, pages in
-            var added = page.items
             if let key {
                 var seen = Set(elements.map(key.value))
                 added = added.filter { seen.insert(key.value(of: $0)).inserted }
@@ -140,6 +151,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
             pages.insert(record.counting(added.count), at: 0)
         }
         droppedBefore = droppedBefore?.below
+        itemsBefore = Swift.max(0, itemsBefore - added.count)
         pagesLoaded += 1
         guard let window, window > 0, extent.pages > window else { return false }
         dropLast(extent.pages - window)
@@ -157,9 +169,11 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
 
     /// Drops the first `count` pages, remembering how to load them again.
     private mutating func dropFirst(_ count: Int, key: DeduplicationKey<Element>?) {
-        for record in storage.pages(0..<count) { droppedBefore = DroppedPages(record, below: droppedBefore) }
+        let dropped = storage.pages(0..<count)
+        for record in dropped { droppedBefore = DroppedPages(record, below: droppedBefore) }
+        itemsBefore += dropped.reduce(0) { $0 + $1.count }
         (storage, extent) = storage.editing(extent, key: key) { elements, pages in
-            elements.removeFirst(pages.prefix(count).reduce(0) { $0 + $1.count })
+            elements.removeFirst(dropped.reduce(0) { $0 + $1.count })
             pages.removeFirst(count)
         }
     }

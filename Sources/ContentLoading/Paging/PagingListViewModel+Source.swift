@@ -62,11 +62,13 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
 }
 
 extension PagingListViewModel {
-    /// The loads of a refresh with a source: the stored initial page, when `shown` is `nil`,
-    /// then the source's initial page, or the list shown when the stored page is current.
-    func sourceProducer(_ source: PagingSourceOperations<Input, Element, Cursor>, for input: Input)
-        -> ContentProducer<PagedList<Element, Cursor>>
-    {
+    /// The loads of a refresh with a source: the stored initial page, when the model shows
+    /// nothing, then the source's initial page (extended by `keepPlace`, when given), or the
+    /// list shown when the stored page is current.
+    func sourceProducer(
+        _ source: PagingSourceOperations<Input, Element, Cursor>, for input: Input,
+        keepingPlace keepPlace: PlaceKeeper?
+    ) -> ContentProducer<PagedList<Element, Cursor>> {
         let (key, showsNothing) = (deduplicationKey, content == nil)
         return .deferringLoading { [weak self] send, showLoading in
             if showsNothing {
@@ -82,7 +84,8 @@ extension PagingListViewModel {
                 }
             }
             if let page = try await source.refreshedInitialPage(input) {
-                await send(.value(try Self.firstList(page, input: input, key: key)))
+                let list = try Self.firstList(page, input: input, key: key)
+                await send(.value(try await keepPlace?(list) ?? list))
             } else if let shown = await self?.content {
                 await send(.value(shown))
             }

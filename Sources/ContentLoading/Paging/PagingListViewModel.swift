@@ -50,6 +50,8 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     private let pageOperation: (@Sendable (Input, Cursor?) async throws -> Page<Element, Cursor>)?
     /// Where the pages come from when a store keeps them (`init(source:)`), or `nil`.
     let source: PagingSourceOperations<Input, Element, Cursor>?
+    /// The item whose place a refresh keeps (``anchor``), or `nil`.
+    var placeAnchor: PlaceAnchor<Element>?
     /// Built once: in a generic class a key path literal is built at run time on every use.
     lazy var nextPageStateKeyPath = \PagingListViewModel.nextPageState
     lazy var previousPageStateKeyPath = \PagingListViewModel.previousPageState
@@ -175,10 +177,14 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
 
     /// With a ``PagingSource``: the stored initial page, when the model shows nothing yet, then
     /// the initial page from the source (or, when the stored one is current, the list shown).
-    /// Otherwise the initial page ``loadPage(_:cursor:)`` loads.
+    /// Otherwise the initial page ``loadPage(_:cursor:)`` loads. With an ``anchor`` in the list
+    /// shown, the pages after the initial one load until the anchor's, which keeps its place.
     open override func producer(for input: Input) -> ContentProducer<PagedList<Element, Cursor>> {
-        guard let source else { return super.producer(for: input) }
-        return sourceProducer(source, for: input)
+        let keepPlace = placeKeeper(for: input)
+        if let source { return sourceProducer(source, for: input, keepingPlace: keepPlace) }
+        guard let keepPlace else { return super.producer(for: input) }
+        let (loadPage, key) = (pageFunction(.next), deduplicationKey)
+        return .load { try await keepPlace(Self.firstList(await loadPage(input, nil), input: input, key: key)) }
     }
 
     /// Loads the first page. Paging models override ``loadPage(_:cursor:)`` instead.
