@@ -131,6 +131,55 @@ struct PersistedPagingTests {
             feed.items.map(\.id) == [100, 0, 1, 101, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], "contiguous after a relaunch")
     }
 
+    /// Bad rows in stored pages: an element that does not decode is an error naming the list
+    /// and the element, the rest of the page is served (the initial page at once, a later page
+    /// on retry), and only the bad row goes.
+    @Test func anElementRowThatDoesNotDecodeIsAnErrorNamingItAndTheRestOfThePageIsServed() async throws {
+        var (_, feed) = try launch()
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+        try SQLiteDatabase(.file(path: path)).execute(
+            "UPDATE content_loading_elements SET value = X'7B7D' WHERE id IN ('1', '4')")
+
+        catalog.isOnline = false
+        (_, feed) = try launch()
+        let recorder = StateRecorder(feed)
+        await feed.refresh().completed()
+        let errors = recorder.states.compactMap { $0.error as? CacheError }
+        #expect(errors.count == 1)
+        #expect(errors.first?.description.contains("entry pages feed in \(path)") == true)
+        #expect(errors.first?.description.contains("its element 1 does not decode") == true)
+        #expect(feed.items.map(\.id) == [0, 2], "the rest of the initial page, offline")
+
+        guard case .failed(let failure) = await feed.loadNextPage().settled() else {
+            Issue.record("a stored page with a bad row fails once")
+            return
+        }
+        #expect("\(failure)".contains("its element 4 does not decode"))
+        #expect(await feed.retryNextPage().settled() == .idle)
+        #expect(feed.items.map(\.id) == [0, 2, 3, 5], "the rest of the second page, from the file")
+        #expect(
+            try rows("SELECT id FROM content_loading_elements ORDER BY CAST(id AS INTEGER)") == ["0", "2", "3", "5"])
+    }
+
+    /// A fetched page that holds an id twice is rejected by the kit's rule for duplicate ids
+    /// before anything is written: the error names the list and the id, the stored pages stay.
+    @Test func aFetchedPageWithADuplicateIdIsRejectedBeforeItIsStored() async throws {
+        let (_, feed) = try launch()
+        await feed.refresh().completed()
+        let stored = try rows("SELECT position || ' ' || ids FROM content_loading_list_pages")
+        catalog.insert(Contact(id: 4, phone: "again"), at: 4)
+
+        guard case .failed(let failure) = await feed.loadNextPage().settled() else {
+            Issue.record("the page with a duplicate id fails")
+            return
+        }
+        #expect("\(failure)".contains("entry pages feed in"))
+        #expect("\(failure)".contains("duplicate id 4 at positions 1 and 2"))
+        #expect(try rows("SELECT position || ' ' || ids FROM content_loading_list_pages") == stored, "nothing written")
+        #expect(feed.items.map(\.id) == [0, 1, 2])
+    }
+
     @Test func aWindowThatDroppedPagesReloadsThemFromTheStore() async throws {
         let (_, feed) = try launch(pageWindow: 2)
         await feed.refresh().completed()

@@ -74,7 +74,8 @@ extension PagingListViewModel {
             if showsNothing {
                 do {
                     if let stored = try await source.storedInitialPage(input) {
-                        await send(.value(try Self.firstList(stored, input: input, key: key)))
+                        await send(.value(try Self.firstList(stored.page, input: input, key: key)))
+                        if let problem = stored.problem { await send(.error(problem)) }
                     } else {
                         await showLoading()
                     }
@@ -95,7 +96,7 @@ extension PagingListViewModel {
 
 /// The functions of a ``PagingSource``, for a model of any element type.
 struct PagingSourceOperations<Input: Sendable, Element: Sendable, Cursor: Sendable>: Sendable {
-    let storedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
+    let storedInitialPage: @Sendable (Input) async throws -> (page: Page<Element, Cursor>, problem: (any Error)?)?
     let refreshedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
     let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> Page<Element, Cursor>
 }

@@ -12,8 +12,10 @@
 /// ```
 public struct PagingSource<Input: Sendable, Element: Identifiable & Sendable, Cursor: Sendable>: Sendable
 where Element.ID: Sendable {
-    /// The initial page as stored; `nil` when none is.
-    package let storedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
+    /// The initial page as stored, and what of it could not be read (shown as an error event
+    /// beside it); `nil` when none is stored.
+    package let storedInitialPage:
+        @Sendable (Input) async throws -> (page: Page<Element, Cursor>, problem: (any Error)?)?
     /// The initial page from the source, stored; `nil` when the stored one is current (the
     /// source answered "not modified": nothing was written).
     package let refreshedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
@@ -25,7 +27,8 @@ where Element.ID: Sendable {
     package let listen: @Sendable (_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) -> Void
 
     package init(
-        storedInitialPage: @escaping @Sendable (Input) async throws -> Page<Element, Cursor>?,
+        storedInitialPage:
+            @escaping @Sendable (Input) async throws -> (page: Page<Element, Cursor>, problem: (any Error)?)?,
         refreshedInitialPage: @escaping @Sendable (Input) async throws -> Page<Element, Cursor>?,
         page: @escaping @Sendable (Input, Cursor?, PagingDirection) async throws -> Page<Element, Cursor>,
         listen:

@@ -13,7 +13,9 @@ extension KeyedRepository {
 
     /// What the tiers hold for `key`: memory first, then the persistent tier (a hit there is
     /// promoted to memory). An expired value is removed and reads as a miss; so does a stored
-    /// value that cannot be read or decoded, whose error comes back with the miss.
+    /// value that cannot be read or decoded, whose error comes back with the miss. A stored
+    /// list served without the elements that do not decode comes back with the error naming
+    /// them.
     func lookUp(_ key: Key) async -> (hit: Hit?, failure: (any Error)?) {
         let date = now()
         if let entry = memory.entry(for: key) {
@@ -47,7 +49,7 @@ extension KeyedRepository {
         let hit = Hit(
             value: stored.value, writtenAt: stored.writtenAt, version: stored.version, origin: .disk,
             validators: stored.validators)
-        return (hit, nil)
+        return (hit, stored.problem)
     }
 
     /// Writes `value` for `key` to the persistent tier, then to memory, then to every reader

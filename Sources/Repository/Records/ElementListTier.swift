@@ -37,14 +37,21 @@ where Element.ID: CacheKey {
         }
         guard let (entry, elements) = stored else { return nil }
         let list: [Element]
+        let undecodable: ElementUndecodable?
         do {
-            list = try store.decoded(ids: entry.data, rows: elements)
+            (list, undecodable) = try store.decoded(ids: entry.data, rows: elements)
         } catch {
             throw await discarding(key, rows.failure("decode", key, error))
         }
         holders.hold(list.map(\.id), in: key)
-        return PersistedEntry(
+        var read = PersistedEntry(
             value: list, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators)
+        if let undecodable {
+            // NB: the rest of the list is served; only the rows no read can use go.
+            await store.removeRows(of: undecodable)
+            read.problem = rows.failure("decode", key, undecodable)
+        }
+        return read
     }
 
     func validators(for key: Key) async throws -> (validators: Validators, writtenAt: Date)? {
@@ -112,9 +119,9 @@ where Element.ID: CacheKey {
     }
 }
 
-/// A stored element of a list that does not decode.
+/// Stored elements of a list that do not decode: their ids, and the first one's error.
 struct ElementUndecodable: Error {
-    let id: String
+    let ids: [String]
     let type: Any.Type
     let error: any Error
 }

@@ -9,19 +9,29 @@ extension ElementStore {
     }
 
     /// The elements whose ids `ids` (encoded) lists, in that order, from their stored `rows`;
-    /// an id the store no longer holds is left out.
+    /// an id the store no longer holds is left out, and so is one whose row does not decode,
+    /// named in `undecodable`.
     ///
-    /// - Throws: ``ElementUndecodable`` naming the element whose row does not decode.
-    func decoded(ids: Data, rows: [String: Data]) throws -> [Element] {
+    /// - Throws: When `ids` itself does not decode.
+    func decoded(ids: Data, rows: [String: Data]) throws -> (elements: [Element], undecodable: ElementUndecodable?) {
         let decoder = JSONDecoder()
-        return try decoder.decode([String].self, from: ids).compactMap { id in
+        var undecodable: ElementUndecodable?
+        let elements = try decoder.decode([String].self, from: ids).compactMap { id -> Element? in
             guard let row = rows[id] else { return nil }
             do {
                 return try decoder.decode(Element.self, from: row)
             } catch {
-                throw ElementUndecodable(id: id, type: Element.self, error: error)
+                undecodable = ElementUndecodable(ids: (undecodable?.ids ?? []) + [id], type: Element.self, error: error)
+                return nil
             }
         }
+        return (elements, undecodable)
+    }
+
+    /// Removes the rows of the elements `undecodable` names, which no read can use: the lists
+    /// keep their ids, and a read leaves them out until a fetch or a save stores them again.
+    func removeRows(of undecodable: ElementUndecodable) async {
+        for id in undecodable.ids { _ = try? await disk.removeElement(type: type, id: id) }
     }
 
     /// `elements` with each one a later write kept in the file (`kept`, by id) in its place.

@@ -28,8 +28,10 @@ where Element.ID: CacheKey {
 
     private var disk: DiskCache { store.disk }
 
-    /// The page `cursor` (`nil`: the initial page) loaded, as stored; `nil` when it is not.
-    func stored(_ cursor: Cursor?) async throws -> Page<Element, Cursor>? {
+    /// The page `cursor` (`nil`: the initial page) loaded, as stored, and what of it could not
+    /// be read: its elements whose rows do not decode are left out and their rows removed, so
+    /// the next read serves the page without an error. `nil` when the page is not stored.
+    func stored(_ cursor: Cursor?) async throws -> (page: Page<Element, Cursor>, problem: CacheError?)? {
         let request = try cursor.map(Self.encoded)
         let stored: DiskCache.StoredPage?
         do {
@@ -37,7 +39,11 @@ where Element.ID: CacheKey {
         } catch {
             throw failure("read", error)
         }
-        return try stored.map(decoded)
+        guard let stored else { return nil }
+        let (page, undecodable) = try decoded(stored)
+        guard let undecodable else { return (page, nil) }
+        await store.removeRows(of: undecodable)
+        return (page, failure("decode", undecodable))
     }
 
     /// The initial page from the source, asked with the stored page's validators, and stored;
@@ -55,8 +61,14 @@ where Element.ID: CacheKey {
 
     /// The page at `cursor` joining the list at `direction`'s end: the stored one, or the
     /// source's, stored next to the page whose cursor asked for it.
+    ///
+    /// A stored page with elements that do not decode fails with an error naming them; loaded
+    /// again, it comes without them.
     func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> Page<Element, Cursor> {
-        if let stored = try await stored(cursor) { return stored }
+        if let stored = try await stored(cursor) {
+            if let problem = stored.problem { throw problem }
+            return stored.page
+        }
         guard let cursor else { return try await refreshedInitialPage() ?? Page(items: [], nextCursor: nil) }
         let started = disk.latestVersion
         guard case .modified(let page, let validators) = try await fetch(cursor, .none) else {
@@ -84,12 +96,20 @@ where Element.ID: CacheKey {
     /// other list holding them. Returns the page as stored: an element saved after `started`
     /// is kept in place of the fetched one. A page no stored page asks for any more is
     /// returned as fetched, not stored.
+    ///
+    /// - Throws: A ``CacheError`` naming the list and the id when `page` holds an id twice (the
+    ///   kit's rule for duplicate ids): nothing is written.
     private func write(
         _ page: Page<Element, Cursor>, at placement: DiskCache.PagePlacement, validators: Validators,
         keepingWritesAfter started: UInt64
     ) async throws -> Page<Element, Cursor> {
         let fetchedAt = store.now()
         let written: (version: UInt64, kept: [String: Data])?
+        do {
+            try DuplicateIDError.check(page.items)
+        } catch {
+            throw failure("store", error)
+        }
         do {
             let elements = try store.encoded(page.items)
             written = try await disk.writePage(
@@ -110,13 +130,14 @@ where Element.ID: CacheKey {
     }
 
     /// The page `stored` holds: its elements in the order of its ids (one the store no longer
-    /// holds left out) and its cursors.
-    private func decoded(_ stored: DiskCache.StoredPage) throws -> Page<Element, Cursor> {
+    /// holds, or whose row does not decode, left out) and its cursors.
+    private func decoded(_ stored: DiskCache.StoredPage) throws -> (Page<Element, Cursor>, ElementUndecodable?) {
         do {
-            return Page(
-                items: try store.decoded(ids: stored.ids, rows: stored.elements),
-                previousCursor: try stored.previousCursor.map(Self.decoded),
+            let (items, undecodable) = try store.decoded(ids: stored.ids, rows: stored.elements)
+            let page = Page(
+                items: items, previousCursor: try stored.previousCursor.map(Self.decoded),
                 nextCursor: try stored.nextCursor.map(Self.decoded))
+            return (page, undecodable)
         } catch {
             throw failure("decode", error)
         }

@@ -83,6 +83,9 @@ struct PersistedEntry<Value: Sendable>: Sendable {
     let writtenAt: Date
     let version: UInt64
     var validators: Validators = .none
+    /// What could not be read of the stored value, which is served without it (elements of a
+    /// list whose rows do not decode); a reader gets it as an error event.
+    var problem: (any Error)? = nil
 }
 
 /// What a ``PersistentTier`` write stored.
