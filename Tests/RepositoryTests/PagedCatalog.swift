@@ -45,6 +45,16 @@ final class PagedCatalog: Sendable {
 
     func insert(_ contact: Contact, at index: Int) { state.withLock { $0.contacts.insert(contact, at: index) } }
 
+    /// Changes contact `id`'s phone on the server.
+    func update(_ id: Int, phone: String) {
+        state.withLock { state in
+            if let index = state.contacts.firstIndex(where: { $0.id == id }) { state.contacts[index].phone = phone }
+        }
+    }
+
+    /// The contacts the server holds now.
+    var contacts: [Contact] { state.withLock { $0.contacts } }
+
     /// Holds the next request until the gate is released.
     func holdNextRequest() -> Gate {
         let gate = Gate()

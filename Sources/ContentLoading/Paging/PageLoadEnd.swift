@@ -20,6 +20,10 @@ final class PageLoadEnd<Element: Sendable, Cursor: Sendable> {
     }
 
     var activity: Activity = .idle
+    /// Whether a page is loading at this end.
+    var isLoading: Bool {
+        if case .loading = activity { true } else { false }
+    }
     /// The number of the page load started last at this end: a load that was cancelled, or
     /// overtaken by a later one at this end of the same list, finds its number stale and its
     /// page, late, is not applied.

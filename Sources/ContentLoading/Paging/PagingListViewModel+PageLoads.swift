@@ -53,12 +53,13 @@ extension PagingListViewModel {
         let settle = SettleSignal<Void>()
         end.shared.settle.withLock { $0 = settle }
         let loadPage = pageFunction(direction)
+        let heard = heardChanges.mark
         let task = Task { [weak self] in
             defer { settle.resolve(()) }
             do {
                 let page = try await loadPage(input, request.cursor)
                 guard let self else { return }
-                self.add(try self.checked(page), requested: request, by: load)
+                self.add(try self.checked(page), requested: request, by: load, heardSince: heard)
             } catch {
                 self?.pageFailed(error, by: load)
             }
@@ -78,7 +79,9 @@ extension PagingListViewModel {
     /// Adds `page` at its load's end of the list, if that load is still the one awaited there.
     /// When the page window drops pages from the other end, a page loading there is cancelled:
     /// it would no longer join the list.
-    private func add(_ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>, by load: PageLoad) {
+    private func add(
+        _ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>, by load: PageLoad, heardSince heard: Int
+    ) {
         let direction = load.direction
         guard isCurrent(load), var list = storedState.content, list.origin === load.origin else { return }
         let droppedOtherEnd: Bool
@@ -87,6 +90,8 @@ extension PagingListViewModel {
         case .previous:
             droppedOtherEnd = list.prepend(page, requested: request, window: pageWindow, key: deduplicationKey)
         }
+        // NB: a change heard while the page loaded may be newer than the page.
+        _ = heardChanges.apply(since: heard, to: &list, key: deduplicationKey)
         if droppedOtherEnd { cancelPage(direction == .next ? .previous : .next) }
         end(direction).activity = .idle
         end(direction).shared.resolveSettle()

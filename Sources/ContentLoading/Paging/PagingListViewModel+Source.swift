@@ -49,19 +49,33 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
 
     /// Shows `change` in the list: each saved element in place of the item with its id (unless
     /// equal), the removed one left out, order kept.
+    ///
+    /// While a load runs, the change is kept too, and applied again to what the load brings,
+    /// which may have been read before it.
     private func apply(_ change: PagingSourceChange<Element>) {
-        guard var list = content else { return }
-        var changed = false
-        if let removed = change.removed, let index = list.firstIndex(where: { $0.id == removed }) {
-            list.remove(at: index, key: deduplicationKey)
-            changed = true
-        }
-        if !change.saved.isEmpty, list.replace(change.saved, key: deduplicationKey) { changed = true }
-        if changed { replaceContent(with: list) }
+        let isLoading = machine.activeLoad != nil || nextEnd.isLoading || previousEnd.isLoading
+        heardChanges.hear(isLoading ? { list, key in change.apply(to: &list, key: key) } : nil)
+        guard var list = content, change.apply(to: &list, key: deduplicationKey) else { return }
+        replaceContent(with: list)
     }
+
 }
 
 extension PagingListViewModel {
+    /// Applies the changes heard since `mark` to the list shown (after a refresh delivered a
+    /// list read before them).
+    func applyHeardChanges(since mark: Int) {
+        guard var list = content, heardChanges.apply(since: mark, to: &list, key: deduplicationKey) else { return }
+        replaceContent(with: list)
+    }
+
+    /// `list` with the changes heard since `mark` applied.
+    func withHeardChanges(since mark: Int, _ list: PagedList<Element, Cursor>) -> PagedList<Element, Cursor> {
+        var list = list
+        _ = heardChanges.apply(since: mark, to: &list, key: deduplicationKey)
+        return list
+    }
+
     /// The loads of a refresh with a source: the stored initial page, when the model shows
     /// nothing, then the source's initial page (extended by `keepPlace`, when given), or the
     /// list shown when the stored page is current.
@@ -69,7 +83,7 @@ extension PagingListViewModel {
         _ source: PagingSourceOperations<Input, Element, Cursor>, for input: Input,
         keepingPlace keepPlace: PlaceKeeper?
     ) -> ContentProducer<PagedList<Element, Cursor>> {
-        let (key, showsNothing) = (deduplicationKey, content == nil)
+        let (key, showsNothing, heard) = (deduplicationKey, content == nil, heardChanges.mark)
         return .deferringLoading { [weak self] send, showLoading in
             if showsNothing {
                 do {
@@ -85,11 +99,16 @@ extension PagingListViewModel {
                 }
             }
             if let page = try await source.refreshedInitialPage(input) {
-                let list = try Self.firstList(page, input: input, key: key)
-                await send(.value(try await keepPlace?(list) ?? list))
+                let list =
+                    try await keepPlace?(Self.firstList(page, input: input, key: key))
+                    ?? Self.firstList(page, input: input, key: key)
+                guard let merged = await self?.withHeardChanges(since: heard, list) else { return }
+                await send(.value(merged))
             } else if let shown = await self?.content {
                 await send(.value(shown))
             }
+            // NB: a change heard between the list's merge and its delivery was shown, then replaced.
+            await self?.applyHeardChanges(since: heard)
         }
     }
 }
@@ -99,4 +118,20 @@ struct PagingSourceOperations<Input: Sendable, Element: Sendable, Cursor: Sendab
     let storedInitialPage: @Sendable (Input) async throws -> (page: Page<Element, Cursor>, problem: (any Error)?)?
     let refreshedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
     let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> Page<Element, Cursor>
+}
+
+extension PagingSourceChange {
+    /// Applies the change to `list`: each saved element in place of the item with its id
+    /// (unless equal), the removed one left out, order kept.
+    ///
+    /// - Returns: Whether `list` changed.
+    func apply<Cursor>(to list: inout PagedList<Element, Cursor>, key: DeduplicationKey<Element>?) -> Bool {
+        var changed = false
+        if let removed, let index = list.firstIndex(where: { $0.id == removed }) {
+            list.remove(at: index, key: key)
+            changed = true
+        }
+        if !saved.isEmpty, list.replace(saved, key: key) { changed = true }
+        return changed
+    }
 }

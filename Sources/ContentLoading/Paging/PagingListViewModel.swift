@@ -52,6 +52,8 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     let source: PagingSourceOperations<Input, Element, Cursor>?
     /// The item whose place a refresh keeps (``anchor``), or `nil`.
     var placeAnchor: PlaceAnchor<Element>?
+    /// The source's changes heard while a load ran, to apply again to its result.
+    var heardChanges = HeardChanges<Element, Cursor>()
     /// Built once: in a generic class a key path literal is built at run time on every use.
     lazy var nextPageStateKeyPath = \PagingListViewModel.nextPageState
     lazy var previousPageStateKeyPath = \PagingListViewModel.previousPageState

@@ -80,13 +80,12 @@ where Element.ID: CacheKey {
             keepingWritesAfter: started)
     }
 
-    /// The store's changes as this list's model hears them: every save and removal but the
-    /// list's own writes.
+    /// The store's changes as this list's model hears them: every save and removal, the list's
+    /// own page writes too (a page's element can be held by another page the model shows,
+    /// where de-duplication keeps the older item).
     func listen(_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) {
-        let (origin, listKey) = (origin, listKey)
         store.listen { change in
-            if change.isSource(origin, key: listKey) { return true }
-            return await listener(PagingSourceChange(saved: change.saved, removed: change.removed))
+            await listener(PagingSourceChange(saved: change.saved, removed: change.removed))
         }
     }
 

@@ -1,0 +1,113 @@
+import ContentLoading
+import ContentLoadingRepository
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Foundation
+import KitTestSupport
+import Testing
+
+/// Records under interleaved work: element saves and removals, server changes, list fetches,
+/// and a persisted paging list loading pages at both ends through a window and refreshing,
+/// run a few at a time at random. After every step each reader (the paging model, a list, a
+/// detail) shows, for every id it holds, the element row the file holds (the latest write),
+/// and the stored pages are contiguous.
+///
+/// Off by default: `CLK_RECORDS_INTERLEAVING=1` runs 4 × 150 steps, with `CLK_SLOW_TESTS=1`
+/// 4 × 2,500. It finds an open defect (issue 27): two writers of one element share their
+/// changes out of version order (a list fetch that started after a save shares before it), so
+/// readers keep the older write while the file holds the newer; seed 2 shows it at step 359.
+@MainActor
+@Suite(
+    .timeLimit(.minutes(5)),
+    .enabled(if: ProcessInfo.processInfo.environment["CLK_RECORDS_INTERLEAVING"] == "1"))
+struct RecordsInterleavingTests {
+    typealias Contact = ElementStoreTests.Contact
+
+    static var steps: Int { ProcessInfo.processInfo.environment["CLK_SLOW_TESTS"] == "1" ? 2_500 : 150 }
+
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func interleavedWritesLeaveEveryReaderShowingTheLatestWrite(seed: UInt64) async throws {
+        var random = SeededGenerator(seed: seed)
+        let path = try temporaryCachePath()
+        let catalog = PagedCatalog(count: 24, pageSize: 3)
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in Array(catalog.contacts.prefix(6)) }
+        let details = KeyedRepository<Int, Contact>(elements: store) { id in
+            try #require(catalog.contacts.first { $0.id == id })
+        }
+        let feed = PagingListViewModel(
+            pageWindow: 3,
+            source: .persisted(in: store, key: "feed") { cursor, validators in
+                try await catalog.page(cursor, validators: validators)
+            })
+        await feed.refresh().completed()
+
+        for step in 0..<Self.steps {
+            let operations = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                (Int.random(in: 0..<9, using: &random), Int.random(in: 0..<24, using: &random))
+            }
+            let world = World(store: store, lists: lists, details: details, feed: feed, catalog: catalog)
+            await withTaskGroup(of: Void.self) { group in
+                for (operation, id) in operations {
+                    group.addTask { await world.perform(operation, on: id, at: step) }
+                }
+            }
+            let context = "seed \(seed) step \(step) after \(operations)"
+            for item in feed.items {
+                let row = try await store.element(id: item.id)
+                #expect(
+                    row == nil || row == item, "\(context): the feed shows \(item), the file \(String(describing: row))"
+                )
+            }
+            for item in try await lists.value(for: "first", policy: .returnCacheDontLoad)?.value ?? [] {
+                let row = try await store.element(id: item.id)
+                #expect(
+                    row == nil || row == item, "\(context): the list shows \(item), the file \(String(describing: row))"
+                )
+            }
+            for id in operations.map(\.1) {
+                guard let detail = try await details.value(for: id, policy: .returnCacheDontLoad)?.value else {
+                    continue
+                }
+                #expect(try await store.element(id: id) == detail, "\(context): the detail of \(id)")
+            }
+            try expectContiguousPages(in: path, context)
+        }
+    }
+
+    /// What the steps work on.
+    struct World: Sendable {
+        let store: ElementStore<Contact>
+        let lists: KeyedRepository<String, [Contact]>
+        let details: KeyedRepository<Int, Contact>
+        let feed: PagingListViewModel<Void, Contact, String>
+        let catalog: PagedCatalog
+
+        /// Runs operation `operation` (0…8) on contact `id`, at `step`; failures (a fetch of a
+        /// page whose cursor went) are part of the game.
+        @MainActor func perform(_ operation: Int, on id: Int, at step: Int) async {
+            switch operation {
+            case 0, 1: _ = try? await store.save(Contact(id: id, phone: "saved \(step)"))
+            case 2: _ = try? await store.remove(id: id)
+            case 3: catalog.update(id, phone: "server \(step)")
+            case 4: await feed.loadNextPage().settled()
+            case 5: await feed.loadPreviousPage().settled()
+            case 6: await feed.refresh().completed()
+            case 7: _ = try? await lists.refresh("first")
+            default: _ = try? await details.value(for: id, policy: .returnCacheElseLoad)
+            }
+        }
+    }
+
+    /// Positions 0…n-1, each page asked for by its neighbour's cursor.
+    func expectContiguousPages(in path: String, _ context: String) throws {
+        let pages = try sqlRows(
+            "SELECT position || '|' || ifnull(request, '') || '|' || ifnull(previous_cursor, '') || '|' "
+                + "|| ifnull(next_cursor, '') FROM content_loading_list_pages ORDER BY position", in: path
+        ).map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        #expect(pages.map { Int($0[0]) } == Array(0..<pages.count), "\(context): positions \(pages.map { $0[0] })")
+        for (before, after) in zip(pages, pages.dropFirst()) {
+            #expect(after[1] == before[3], "\(context): page \(after[0]) follows \(before[3]), asked for \(after[1])")
+        }
+    }
+}
