@@ -49,7 +49,7 @@ public enum Paging {
     // end sample
 
     // sample: Sources/ContentLoading/ContentLoading.docc/Paging.md#4
-    func keepPlace(of post: Post, in model: FeedModel) async {
+    @MainActor func keepPlace(of post: Post, in model: FeedModel) async {
         model.anchor = post.id                     // the row the reader is looking at, from its onAppear
         await model.refresh("swift").completed()   // new posts above it: it keeps its index
     }
