@@ -6,10 +6,10 @@ extension APIClient {
     /// every request refused with the same ones) and sends it once more.
     func authenticatedResponse(to request: TransportRequest) async throws -> TransportResponse {
         guard let adapter else { return try await exchange(request) }
-        let generation = credentialRefresh.generation
+        let ticket = credentialRefresh.ticket
         let response = try await exchange(adapted(request, by: adapter))
         guard response.statusCode == 401 else { return response }
-        let renewed = try await credentialRefresh.renew(after: generation) {
+        let renewed = try await credentialRefresh.renew(after: ticket) {
             try await adapter.refreshCredentials()
         }
         guard renewed else { return response }
