@@ -58,7 +58,6 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
         guard var list = content, change.apply(to: &list, key: deduplicationKey) else { return }
         replaceContent(with: list)
     }
-
 }
 
 extension PagingListViewModel {
@@ -99,9 +98,8 @@ extension PagingListViewModel {
                 }
             }
             if let page = try await source.refreshedInitialPage(input) {
-                let list =
-                    try await keepPlace?(Self.firstList(page, input: input, key: key))
-                    ?? Self.firstList(page, input: input, key: key)
+                var list = try Self.firstList(page, input: input, key: key)
+                if let keepPlace { list = try await keepPlace(list) }
                 guard let merged = await self?.withHeardChanges(since: heard, list) else { return }
                 await send(.value(merged))
             } else if let shown = await self?.content {

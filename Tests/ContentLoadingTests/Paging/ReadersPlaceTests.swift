@@ -13,25 +13,28 @@ struct ReadersPlaceTests {
         KeysetFeed(ids: (0..<count).map { $0 * 10 }, pageSize: pageSize)
     }
 
+    /// A model over 100 items (0, 10, …, 990) that loaded its first four pages, 0…390.
+    static func fourPagesLoaded() async -> (KeysetFeed, PagingListViewModel<Void, Item, Int>) {
+        let feed = feed(count: 100)
+        let model = feed.model()
+        _ = await model.refresh().settled()
+        for _ in 0..<3 { await model.loadNextPage().settled() }
+        return (feed, model)
+    }
+
     func place(of id: Int, in list: PagedList<Item, Int>) -> (index: Int, place: Int)? {
         list.firstIndex { $0.id == id }.map { ($0, list.itemsBefore + $0) }
     }
 
     @Test func withoutAnAnchorARefreshShowsTheInitialPage() async throws {
-        let feed = Self.feed(count: 100)
-        let model = feed.model()
-        _ = await model.refresh().settled()
-        for _ in 0..<3 { await model.loadNextPage().settled() }
+        let (_, model) = await Self.fourPagesLoaded()
         #expect(model.items.count == 40)
         _ = await model.refresh().settled()
         #expect(model.items.map(\.id) == Array(0..<10).map { $0 * 10 })
     }
 
     @Test func itemsInsertedBeforeTheAnchorAreHeldBeforeTheListAndComeBack() async throws {
-        let feed = Self.feed(count: 100)
-        let model = feed.model()
-        _ = await model.refresh().settled()
-        for _ in 0..<3 { await model.loadNextPage().settled() }
+        let (feed, model) = await Self.fourPagesLoaded()
         model.anchor = 250
         let before = try #require(place(of: 250, in: model.items))
         #expect(before.index == 25)
@@ -52,10 +55,7 @@ struct ReadersPlaceTests {
     }
 
     @Test func itemsRemovedBeforeTheAnchorMoveItUpAndItsPlaceStays() async throws {
-        let feed = Self.feed(count: 100)
-        let model = feed.model()
-        _ = await model.refresh().settled()
-        for _ in 0..<3 { await model.loadNextPage().settled() }
+        let (feed, model) = await Self.fourPagesLoaded()
         model.anchor = 250
         for id in [0, 50, 110, 240] { feed.remove(id) }
 
@@ -68,10 +68,7 @@ struct ReadersPlaceTests {
     }
 
     @Test func anAnchorNoLongerThereLeavesTheRefreshedPagesAsLoaded() async throws {
-        let feed = Self.feed(count: 100)
-        let model = feed.model()
-        _ = await model.refresh().settled()
-        for _ in 0..<3 { await model.loadNextPage().settled() }
+        let (feed, model) = await Self.fourPagesLoaded()
         model.anchor = 250
         feed.remove(250)
         _ = await model.refresh().settled()
@@ -81,10 +78,7 @@ struct ReadersPlaceTests {
     }
 
     @Test func aPageThatFailsOnTheWayToTheAnchorFailsTheRefreshAndTheListShownStays() async throws {
-        let feed = Self.feed(count: 100)
-        let model = feed.model()
-        _ = await model.refresh().settled()
-        for _ in 0..<3 { await model.loadNextPage().settled() }
+        let (feed, model) = await Self.fourPagesLoaded()
         model.anchor = 250
         let shown = model.items
         feed.insert(5)
