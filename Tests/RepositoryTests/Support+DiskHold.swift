@@ -5,9 +5,12 @@ import Foundation
 /// Holds the next disk write of a ``DiskCache`` until the test releases it: the write waits
 /// before it changes anything (the disk tier answers reads meanwhile), so a test can act while
 /// a write is under way. As a real write, a held one does not stop when its task is cancelled.
+/// Released with an error, the held write fails with it and changes nothing.
 final class DiskHold: Sendable {
     private let reached = SettleSignal<Void>()
-    private let gate = Locked<(isReleased: Bool, writer: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let gate = Locked<
+        (isReleased: Bool, writer: CheckedContinuation<Void, Never>?, failure: (any Error)?)
+    >((false, nil, nil))
 
     /// Holds the next write of `disk` (and only that one).
     init(_ disk: DiskCache) async {
@@ -26,16 +29,18 @@ final class DiskHold: Sendable {
                 }
                 if isReleased { writer.resume() }
             }
+            if let failure = gate.withLock({ $0.failure }) { throw failure }
         }
     }
 
     /// Returns when a write is held.
     func writeReached() async { _ = await reached.wait() }
 
-    /// Lets the held write go on.
-    func release() {
+    /// Lets the held write go on, or fail with `failure`.
+    func release(failing failure: (any Error)? = nil) {
         let writer = gate.withLock { gate in
             gate.isReleased = true
+            gate.failure = failure
             defer { gate.writer = nil }
             return gate.writer
         }

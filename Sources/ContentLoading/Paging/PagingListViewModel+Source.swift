@@ -51,8 +51,9 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
     /// equal), the removed one left out, order kept.
     ///
     /// While a load runs, the change is kept too, and applied again to what the load brings,
-    /// which may have been read before it.
+    /// which may have been read before it. An element a newer change brought first is left out.
     private func apply(_ change: PagingSourceChange<Element>) {
+        let change = change.current()
         let isLoading = machine.activeLoad != nil || nextEnd.isLoading || previousEnd.isLoading
         heardChanges.hear(isLoading ? { list, key in change.apply(to: &list, key: key) } : nil)
         guard var list = content, change.apply(to: &list, key: deduplicationKey) else { return }

@@ -45,9 +45,23 @@ where Element.ID: Sendable {
 package struct PagingSourceChange<Element: Identifiable & Sendable>: Sendable where Element.ID: Sendable {
     package var saved: [Element]
     package var removed: Element.ID?
+    /// Whether a newer change of the element with an id came before this one (two writers of
+    /// one element may be heard in either order): that element is left out where it is applied.
+    package let isSuperseded: @Sendable (Element.ID) -> Bool
 
-    package init(saved: [Element], removed: Element.ID?) {
+    package init(
+        saved: [Element], removed: Element.ID?, isSuperseded: @escaping @Sendable (Element.ID) -> Bool = { _ in false }
+    ) {
         self.saved = saved
         self.removed = removed
+        self.isSuperseded = isSuperseded
+    }
+
+    /// The change without the elements a newer change brought before it.
+    package func current() -> PagingSourceChange {
+        var current = self
+        current.saved.removeAll { isSuperseded($0.id) }
+        if let removed, isSuperseded(removed) { current.removed = nil }
+        return current
     }
 }

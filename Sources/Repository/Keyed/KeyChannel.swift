@@ -11,6 +11,10 @@ final class KeyChannel<Value: Sendable>: Sendable {
     enum Delivery: Sendable {
         /// A write, with the validators (and freshness) its fetch got; none for a save.
         case value(Value, origin: CacheOrigin, writtenAt: Date, version: UInt64, validators: Validators = .none)
+        /// An edit of some elements of the value (an element change, see `ElementVersions`):
+        /// element changes reach a list in their own order, so `version` is the latest the key
+        /// has had, and the edit is given even to a reader that was given that version.
+        case edited(Value, writtenAt: Date, version: UInt64, validators: Validators)
         case removed(version: UInt64)
         /// A fetch found the value unchanged: its age starts again at `writtenAt`.
         case confirmed(Value, writtenAt: Date, version: UInt64, validators: Validators)
@@ -43,7 +47,8 @@ final class KeyChannel<Value: Sendable>: Sendable {
     /// its check to its delivery, so writes reach the tiers and readers in version order and a
     /// patch reads the list it writes back.
     let writes = AsyncLock()
-    private let state = Locked((written: UInt64(0), flights: UInt64(0), invalidations: UInt64(0)))
+    private let state = Locked(
+        (written: UInt64(0), writtenWhole: UInt64(0), flights: UInt64(0), invalidations: UInt64(0)))
     /// The value of the last write in this process, kept only by a repository that compares
     /// values (one over a ``LocalStore``), to tell its own writes from others' in the store.
     let lastWritten = Locked<Value?>(nil)
@@ -55,8 +60,18 @@ final class KeyChannel<Value: Sendable>: Sendable {
     /// then the fetch must not overwrite it.
     func wasWritten(after seen: UInt64) -> Bool { state.withLock { $0.written > seen } }
 
-    /// Records a write (or removal) stored at `version`.
-    func record(_ version: UInt64) { state.withLock { $0.written = max($0.written, version) } }
+    /// Whether a write of the whole value (not an edit of some of its elements) came after
+    /// version `seen`: then it holds every element change up to it.
+    func wasWrittenWhole(after seen: UInt64) -> Bool { state.withLock { $0.writtenWhole > seen } }
+
+    /// Records a write (or removal) stored at `version`: of the whole value, or an edit of
+    /// some of its elements (`whole` false).
+    func record(_ version: UInt64, whole: Bool = true) {
+        state.withLock { state in
+            state.written = max(state.written, version)
+            if whole { state.writtenWhole = max(state.writtenWhole, version) }
+        }
+    }
 
     /// A number for a new fetch of the key.
     func nextFlight() -> UInt64 {

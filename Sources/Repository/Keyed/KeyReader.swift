@@ -158,6 +158,13 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
             deliver(
                 Repository.Hit(
                     value: value, writtenAt: writtenAt, version: version, origin: origin, validators: validators))
+        case .edited(let value, let writtenAt, let version, let validators):
+            fallback = nil
+            awaitsFetch = false
+            deliver(
+                Repository.Hit(
+                    value: value, writtenAt: writtenAt, version: version, origin: .local, validators: validators),
+                again: true)
         case .removed(let version):
             guard version > lastVersion else { return }
             lastVersion = version

@@ -87,13 +87,18 @@ extension KeyedRepository {
         return version
     }
 
-    /// Records a stored write of `key` and hands it to every reader.
+    /// Records a stored write of `key` and hands it to every reader. An edit of some of its
+    /// elements, or a confirmation of the value read before, is not recorded as a write of the
+    /// whole value.
     @discardableResult
     func publish(_ delivery: KeyChannel<Value>.Delivery, in channel: KeyChannel<Value>) -> KeyChannel<Value>.Delivery {
         switch delivery {
-        case .value(let value, _, _, let version, _), .confirmed(let value, _, let version, _):
+        case .value(let value, _, _, let version, _):
             if remembersLastWrite { channel.lastWritten.withLock { $0 = value } }
             channel.record(version)
+        case .edited(let value, _, let version, _), .confirmed(let value, _, let version, _):
+            if remembersLastWrite { channel.lastWritten.withLock { $0 = value } }
+            channel.record(version, whole: false)
         case .removed(let version):
             channel.record(version)
         case .failure, .invalidated, .fetchEnded:

@@ -44,14 +44,23 @@ extension KeyedRepository {
     /// - Throws: ``CacheError`` when the disk write fails: then nothing changed, and the
     ///   readers get the error as an event.
     public func save(_ value: Value, for key: Key) async throws {
-        let delivery = try await withChannel(for: key) { channel in
-            try await channel.writes.withLock { [self] in
-                try await reportingFailure(in: channel) {
-                    try await writeThrough(value, for: key, in: channel, origin: .local)
+        try await sharingWrite {
+            let delivery = try await withChannel(for: key) { channel in
+                try await channel.writes.withLock { [self] in
+                    try await reportingFailure(in: channel) {
+                        try await writeThrough(value, for: key, in: channel, origin: .local)
+                    }
                 }
             }
+            await shareWrite(delivery, of: key)
         }
-        await shareWrite(delivery, of: key)
+    }
+
+    /// Runs `write`, which writes through the persistent tier and shares the write
+    /// (``shareWrite(_:of:)``), as the tier's write in flight (see `PersistentTier.sharing`).
+    func sharingWrite<Result>(_ write: () async throws -> Result) async rethrows -> Result {
+        guard let tier else { return try await write() }
+        return try await tier.sharing(write)
     }
 
     /// Hands a write of `key` to the persistent tier once its locks are released (see
@@ -188,22 +197,25 @@ extension KeyedRepository {
                 let validators: Validators
                 if let held { validators = held } else { validators = await storedValidators(of: key) }
                 let result = try await retry.run { try await fetch(key, validators) }
-                let end: KeyChannel<Value>.FlightEnd = try await channel.writes.withLock { [self] in
-                    // NB: a fetch nobody waits for any more writes nothing (a newer one may run);
-                    // one that writes stays the fetch in flight until its value is stored.
-                    try commit()
-                    // NB: writes win: a save or removal since the fetch started keeps its value.
-                    guard !channel.wasWritten(after: started) else {
+                return try await sharingWrite {
+                    let end: KeyChannel<Value>.FlightEnd = try await channel.writes.withLock { [self] in
+                        // NB: a fetch nobody waits for any more writes nothing (a newer one may run);
+                        // one that writes stays the fetch in flight until its value is stored.
+                        try commit()
+                        // NB: writes win: a save or removal since the fetch started keeps its value.
+                        guard !channel.wasWritten(after: started) else {
+                            return KeyChannel<Value>.FlightEnd(
+                                flight: flight, result: .success(.notModified), invalidations: invalidations)
+                        }
+                        let (outcome, delivery) = try await write(
+                            result, for: key, in: channel, keepingWritesAfter: startedInTier)
                         return KeyChannel<Value>.FlightEnd(
-                            flight: flight, result: .success(.notModified), invalidations: invalidations)
+                            flight: flight, result: .success(outcome), delivery: delivery,
+                            invalidations: invalidations)
                     }
-                    let (outcome, delivery) = try await write(
-                        result, for: key, in: channel, keepingWritesAfter: startedInTier)
-                    return KeyChannel<Value>.FlightEnd(
-                        flight: flight, result: .success(outcome), delivery: delivery, invalidations: invalidations)
+                    await shareWrite(end.delivery, of: key)
+                    return end
                 }
-                await shareWrite(end.delivery, of: key)
-                return end
             } catch {
                 if !(error is CancellationError) { channel.readers.send(.failure(error, flight: flight)) }
                 return .init(flight: flight, result: .failure(error), invalidations: invalidations)

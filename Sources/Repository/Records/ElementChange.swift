@@ -14,9 +14,30 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     let writtenAt: Date
     /// The tier and key whose write it was (they have it already); `nil` for the store's own.
     var source: (tier: ObjectIdentifier, key: any Hashable & Sendable)? = nil
+    /// The store's versions of the changes being shared, set when the store shares it.
+    var versions: ElementVersions<Element.ID>? = nil
 
     /// The ids it changes.
     var ids: [Element.ID] { saved.map(\.id) + (removed.map { [$0] } ?? []) }
+
+    /// The change without the elements a newer change brought (or is bringing) to its
+    /// receivers: one that hears it late keeps the newer. Call it where the change is applied,
+    /// under the receiver's lock.
+    func current() -> ElementChange {
+        guard versions != nil else { return self }
+        var current = self
+        current.saved.removeAll { isSuperseded($0.id) }
+        if let removed, isSuperseded(removed) { current.removed = nil }
+        return current
+    }
+
+    /// Whether a newer change of element `id` came (or is coming) to the receivers.
+    func isSuperseded(_ id: Element.ID) -> Bool {
+        versions?.isSuperseded(id, at: version) ?? false
+    }
+
+    /// Whether it changes nothing.
+    var isEmpty: Bool { saved.isEmpty && removed == nil }
 
     /// Whether it is the write of `key` in the tier `origin`.
     func isSource<Key: Hashable>(_ origin: WriteOrigin, key: Key) -> Bool {

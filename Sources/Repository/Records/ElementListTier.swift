@@ -99,6 +99,10 @@ where Element.ID: CacheKey {
 
     var latestVersion: UInt64 { cache.latestVersion }
 
+    func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result {
+        try await store.versions.sharing(write)
+    }
+
     /// Brings the elements of a list just written to every other key holding them.
     func didWrite(_ value: [Element], for key: Key, version: UInt64, writtenAt: Date) async {
         await store.share(

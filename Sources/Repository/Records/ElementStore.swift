@@ -32,7 +32,10 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     let type = String(reflecting: Element.self)
     /// The wall clock element writes are stamped with.
     let now: @Sendable () -> Date
-    private let listeners = Locked<(next: UInt64, all: [UInt64: Listener])>((0, [:]))
+    /// The newest version of each element among the changes being shared.
+    let versions = ElementVersions<Element.ID>()
+    /// The listeners, in the order they were added (each change reaches them in that order).
+    private let listeners = Locked<(next: UInt64, all: [(number: UInt64, listener: Listener)])>((0, []))
 
     /// Hears an element change; `false` when its repository is gone.
     typealias Listener = @Sendable (ElementChange<Element>) async -> Bool
@@ -53,18 +56,20 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// - Throws: ``CacheError`` naming the file and the element when the write fails: then
     ///   nothing changed.
     public func save(_ element: Element) async throws {
-        let writtenAt = now()
-        let version: UInt64
-        do {
-            let data = try JSONEncoder().encode(element)
-            version = try await disk.writeElement(
-                data, type: type, id: element.id.persistentKey, writtenAt: writtenAt, validators: .none,
-                keepingWritesAfter: nil
-            ).version
-        } catch {
-            throw failure("write", element.id, error)
+        try await versions.sharing {
+            let writtenAt = now()
+            let version: UInt64
+            do {
+                let data = try JSONEncoder().encode(element)
+                version = try await disk.writeElement(
+                    data, type: type, id: element.id.persistentKey, writtenAt: writtenAt, validators: .none,
+                    keepingWritesAfter: nil
+                ).version
+            } catch {
+                throw failure("write", element.id, error)
+            }
+            await share(ElementChange(saved: [element], version: version, writtenAt: writtenAt))
         }
-        await share(ElementChange(saved: [element], version: version, writtenAt: writtenAt))
     }
 
     /// Removes the element with `id`: every list of a repository over this store drops it
@@ -73,13 +78,15 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// - Throws: ``CacheError`` naming the file and the element when the removal fails: then
     ///   nothing changed.
     public func remove(id: Element.ID) async throws {
-        let version: UInt64
-        do {
-            version = try await disk.removeElement(type: type, id: id.persistentKey)
-        } catch {
-            throw failure("remove", id, error)
+        try await versions.sharing {
+            let version: UInt64
+            do {
+                version = try await disk.removeElement(type: type, id: id.persistentKey)
+            } catch {
+                throw failure("remove", id, error)
+            }
+            await share(ElementChange(removed: id, version: version, writtenAt: now()))
         }
-        await share(ElementChange(removed: id, version: version, writtenAt: now()))
     }
 
     /// The stored element with `id`; `nil` when there is none.
@@ -99,14 +106,20 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     func listen(_ listener: @escaping Listener) {
         listeners.withLock { listeners in
             listeners.next += 1
-            listeners.all[listeners.next] = listener
+            listeners.all.append((listeners.next, listener))
         }
     }
 
-    /// Hands `change` to every listener, in turn, and drops those whose repository is gone.
+    /// Hands `change` to every listener, in turn (in the order they were added), and drops
+    /// those whose repository is gone.
+    /// Runs inside `versions.sharing` with the write that made the change: a receiver that
+    /// hears it after a newer change of one of its elements leaves that element out.
     func share(_ change: ElementChange<Element>) async {
+        var change = change
+        change.versions = versions
+        versions.note(change.ids, version: change.version)
         for (number, listener) in listeners.withLock({ $0.all }) where !(await listener(change)) {
-            listeners.withLock { _ = $0.all.removeValue(forKey: number) }
+            listeners.withLock { $0.all.removeAll { $0.number == number } }
         }
     }
 

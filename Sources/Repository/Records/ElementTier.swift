@@ -93,6 +93,10 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
 
     var latestVersion: UInt64 { cache.latestVersion }
 
+    func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result {
+        try await store.versions.sharing(write)
+    }
+
     /// Brings an element just written (fetched or saved) to every list holding it.
     func didWrite(_ value: Element, for id: Element.ID, version: UInt64, writtenAt: Date) async {
         await store.share(

@@ -4,7 +4,8 @@ import Foundation
 
 extension KeyedRepository {
     /// Brings an element change to every list of this repository that holds one of its ids
-    /// (and to nothing else), but the list whose write it was: the list in memory is edited in
+    /// (and to nothing else), but the list whose write it was, without the elements a newer
+    /// change brought first (see `ElementVersions`): the list in memory is edited in
     /// place (its age and validators kept: the rest of it is as old as it was), and its readers
     /// get it; a list with readers that memory no longer holds is read again from the store,
     /// which already joins the change.
@@ -14,25 +15,31 @@ extension KeyedRepository {
         for key in holders.keys(holdingAnyOf: change.ids) where !change.isSource(origin, key: key) {
             await withChannel(for: key) { channel in
                 await channel.writes.withLock { [self] in
-                    // NB: under the key's write lock: a write of the list after the change has
-                    // its elements already, and is never followed by this older one.
-                    guard !channel.wasWritten(after: change.version) else { return }
+                    // NB: under the key's write lock: a write of the whole list after the change
+                    // has its elements already, and is never followed by this older one. An edit
+                    // by a newer change of other elements is no reason to leave this one out.
+                    guard !channel.wasWrittenWhole(after: change.version) else { return }
+                    let change = change.current()
+                    guard !change.isEmpty else { return }
+                    // NB: the latest version the key has had: changes of different elements
+                    // come in any order, and a reader given a later one still gets this edit.
+                    let version = max(change.version, channel.writtenVersion)
                     if let entry = memory.entry(for: key) {
                         guard
                             let edited = memory.edit(
                                 key, version: change.version, writtenAt: nil, { change.apply(to: &$0) })
                         else { return }
                         publish(
-                            .value(
-                                edited, origin: .local, writtenAt: entry.writtenAt, version: change.version,
+                            .edited(
+                                edited, writtenAt: entry.writtenAt, version: max(version, entry.version),
                                 validators: entry.validators),
                             in: channel)
                     } else if channel.readers.subscriberCount > 0 {
                         guard let hit = await lookUp(key).hit else { return }
                         publish(
-                            .value(
-                                hit.value, origin: .local, writtenAt: hit.writtenAt,
-                                version: max(hit.version, change.version), validators: hit.validators),
+                            .edited(
+                                hit.value, writtenAt: hit.writtenAt, version: max(version, hit.version),
+                                validators: hit.validators),
                             in: channel)
                     } else {
                         // NB: a list on disk only already joins the change; it is not held here any more.
@@ -44,8 +51,8 @@ extension KeyedRepository {
     }
 
     /// Brings an element change to the readers of its ids in this repository of elements by
-    /// id (but the key whose write it was): the element in memory is replaced (or removed),
-    /// and its readers get it.
+    /// id (but the key whose write it was, and an element a newer change brought first): the
+    /// element in memory is replaced (or removed), and its readers get it.
     func apply(_ change: ElementChange<Value>, origin: WriteOrigin) async
     where Value: Identifiable, Value.ID == Key {
         let saved = change.saved.map { ($0.id, Optional($0)) } + (change.removed.map { [($0, nil)] } ?? [])
@@ -53,7 +60,7 @@ extension KeyedRepository {
             guard memory.entry(for: key) != nil || existingChannel(for: key) != nil else { continue }
             await withChannel(for: key) { channel in
                 await channel.writes.withLock { [self] in
-                    guard !channel.wasWritten(after: change.version) else { return }
+                    guard !channel.wasWritten(after: change.version), !change.isSuperseded(key) else { return }
                     guard let element else {
                         memory.remove(key)
                         publish(.removed(version: change.version), in: channel)

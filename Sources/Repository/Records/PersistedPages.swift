@@ -83,9 +83,13 @@ where Element.ID: CacheKey {
     /// The store's changes as this list's model hears them: every save and removal, the list's
     /// own page writes too (a page's element can be held by another page the model shows,
     /// where de-duplication keeps the older item).
+    ///
+    /// A change is heard with what tells whether a newer change of one of its elements came
+    /// first: the model, which applies it later, leaves those out.
     func listen(_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) {
         store.listen { change in
-            await listener(PagingSourceChange(saved: change.saved, removed: change.removed))
+            await listener(
+                PagingSourceChange(saved: change.saved, removed: change.removed) { change.isSuperseded($0) })
         }
     }
 
@@ -102,30 +106,34 @@ where Element.ID: CacheKey {
         _ page: Page<Element, Cursor>, at placement: DiskCache.PagePlacement, validators: Validators,
         keepingWritesAfter started: UInt64
     ) async throws -> Page<Element, Cursor> {
-        let fetchedAt = store.now()
-        let written: (version: UInt64, kept: [String: Data])?
         do {
             try DuplicateIDError.check(page.items)
         } catch {
             throw failure("store", error)
         }
-        do {
-            let elements = try store.encoded(page.items)
-            written = try await disk.writePage(
-                try JSONEncoder().encode(elements.map(\.id)), previousCursor: try page.previousCursor.map(Self.encoded),
-                nextCursor: try page.nextCursor.map(Self.encoded), elements: elements, type: store.type, of: listKey,
-                at: placement, fetchedAt: fetchedAt, validators: validators, keepingWritesAfter: started)
-        } catch {
-            throw failure("write", error)
+        return try await store.versions.sharing {
+            let fetchedAt = store.now()
+            let written: (version: UInt64, kept: [String: Data])?
+            do {
+                let elements = try store.encoded(page.items)
+                written = try await disk.writePage(
+                    try JSONEncoder().encode(elements.map(\.id)),
+                    previousCursor: try page.previousCursor.map(Self.encoded),
+                    nextCursor: try page.nextCursor.map(Self.encoded), elements: elements, type: store.type,
+                    of: listKey,
+                    at: placement, fetchedAt: fetchedAt, validators: validators, keepingWritesAfter: started)
+            } catch {
+                throw failure("write", error)
+            }
+            guard let written else { return page }
+            var stored = page
+            stored.items = store.keeping(written.kept, in: page.items)
+            await store.share(
+                ElementChange(
+                    saved: stored.items, version: written.version, writtenAt: fetchedAt,
+                    source: (ObjectIdentifier(origin), listKey)))
+            return stored
         }
-        guard let written else { return page }
-        var stored = page
-        stored.items = store.keeping(written.kept, in: page.items)
-        await store.share(
-            ElementChange(
-                saved: stored.items, version: written.version, writtenAt: fetchedAt,
-                source: (ObjectIdentifier(origin), listKey)))
-        return stored
     }
 
     /// The page `stored` holds: its elements in the order of its ids (one the store no longer

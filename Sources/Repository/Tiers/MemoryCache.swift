@@ -72,11 +72,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///
     /// `writtenAt` `nil` keeps the entry's write time and validators: an edit of a part that is
     /// stored on its own (an element of a list of records) leaves the list as old as it was.
+    /// Such an edit is made even when a later write is there (parts are ordered by their own
+    /// versions, which the caller checks: an edit of another element may have come first), and
+    /// the entry keeps the later version.
     func edit(_ key: Key, version: UInt64, writtenAt: Date?, _ edit: (inout Value) -> Bool) -> Value? {
         let edited: Value?? = index.withLock { index in
             index.modify(key) { entry -> Value? in
-                guard entry.version < version, edit(&entry.value) else { return nil }
-                entry.version = version
+                guard entry.version < version || writtenAt == nil, edit(&entry.value) else { return nil }
+                entry.version = max(entry.version, version)
                 if let writtenAt {
                     entry.writtenAt = writtenAt
                     // NB: an edited value is no longer the server's: the next fetch is a full one.
@@ -89,7 +92,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         // NB: the app's cost function runs outside the lock, as in `store`.
         let editedCost = cost(edited)
         index.withLock { index in
-            guard index.peek(key)?.version == version else { return }
+            guard let entry = index.peek(key), entry.version == version || writtenAt == nil else { return }
             index.setCost(editedCost, for: key)
             index.evict(countLimit: countLimit, costLimit: costLimit)
         }

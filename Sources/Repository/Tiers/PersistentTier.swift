@@ -58,10 +58,16 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// outside the key's locks: a tier whose values share parts with other keys (elements)
     /// brings the new parts to them.
     func didWrite(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async
+
+    /// Runs `write`: a write through this tier and its `didWrite`. A tier whose writes are
+    /// shared counts it as in flight until it ends (see `ElementVersions`).
+    func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result
 }
 
 extension PersistentTier {
     func didWrite(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async {}
+
+    func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result { try await write() }
 
     /// A confirmation as every tier that keeps versions makes it: `confirmStored` updates the
     /// stored entry when it is still the one the fetch compared (`nil`: it changed since, so

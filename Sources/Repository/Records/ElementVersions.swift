@@ -1,0 +1,40 @@
+import ContentLoadingSupport
+
+/// The newest version of each element among the changes an ``ElementStore`` is sharing, so a
+/// receiver can leave out what an older change brings after a newer one: two writers of one
+/// element (a save, and a list fetch that stored the server's value after it) share their
+/// changes concurrently, and either may reach a reader first.
+///
+/// Every write that is shared runs inside ``sharing(_:)``, from before the file gives it a
+/// version to the end of its share. When none runs, every change has reached every listener,
+/// and the versions are forgotten: a write that starts later gets a higher version than all
+/// of them. So the map holds only the elements of the writes in flight and those just before.
+final class ElementVersions<ID: Hashable & Sendable>: Sendable {
+    private let state = Locked((writes: 0, newest: [ID: UInt64]()))
+
+    /// Runs `write`, a write of elements and its share, counted as in flight until it ends.
+    func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result {
+        state.withLock { $0.writes += 1 }
+        defer {
+            state.withLock { state in
+                state.writes -= 1
+                if state.writes == 0 { state.newest.removeAll() }
+            }
+        }
+        return try await write()
+    }
+
+    /// Records that a change of the elements `ids` at `version` is being shared (before any
+    /// listener hears it).
+    func note(_ ids: [ID], version: UInt64) {
+        state.withLock { state in
+            for id in ids where state.newest[id].map({ $0 < version }) ?? true { state.newest[id] = version }
+        }
+    }
+
+    /// Whether a change of element `id` newer than `version` is being shared (or was): a
+    /// receiver that hears the older one after it keeps the newer.
+    func isSuperseded(_ id: ID, at version: UInt64) -> Bool {
+        state.withLock { $0.newest[id].map { $0 > version } ?? false }
+    }
+}
