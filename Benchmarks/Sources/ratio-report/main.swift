@@ -181,6 +181,51 @@ func report() async throws -> [Row] {
     if wanted(8) { rows += try await cacheRows(runs: runs) }
     if wanted(9) { rows += try await revalidationRows(runs: runs) }
     if wanted(10) { rows += try await writeRows(runs: runs) }
+    if wanted(11) { rows += try await recordsRows(runs: runs) }
+    return rows
+}
+
+/// 11. Records, not blobs: P9–P11.
+@MainActor
+func recordsRows(runs: Int) async throws -> [Row] {
+    var rows: [Row] = []
+    let large = try await RecordsScenario(count: 100_000)
+    let small = try await RecordsScenario(count: 1_000)
+    // P9: cold open of the first 50 items of a persisted list vs raw keyset SELECT + JSONDecoder.
+    let (open, raw) = try await interleaved(runs: 15, { try await large.coldOpen() }, { try large.rawColdOpen() })
+    rows.append(
+        Row(
+            "P9. cold open, first 50 of 100,000 stored / raw keyset SELECT + JSONDecoder (\(ms(open)) vs \(ms(raw)))",
+            open, over: raw, atMost: 1.50))
+    let (openSmall, openLarge) = try await interleaved(
+        runs: 15, { try await small.coldOpen() }, { try await large.coldOpen() })
+    rows.append(
+        Row(
+            "P9. cold open, t(100,000 stored) / t(1,000) (\(ms(openSmall)) for 1,000)", openLarge, over: openSmall,
+            atMost: 1.50))
+    // P10: one element save until the list's live reader has it vs rewriting the list's blob.
+    let (element, blob) = try await interleaved(
+        runs: runs, { try await large.elementSave() }, { try await large.blobSave() })
+    rows.append(
+        Row(
+            "P10. save one element of 100,000, one live reader / blob rewrite (\(ms(element)) vs \(ms(blob)))",
+            element, over: blob, atMost: 0.10))
+    rows.append(
+        Row(
+            scenario: "P10. save one element of 100,000, one live reader, disk write included",
+            measured: ms(element), target: "≤ 1.00 ms", passed: element <= .milliseconds(1)))
+    let (elementSmall, elementLarge) = try await interleaved(
+        runs: runs, { try await small.elementSave() }, { try await large.elementSave() })
+    rows.append(
+        Row(
+            "P10. element save, t(100,000) / t(1,000) (\(ms(elementSmall)) for 1,000)", elementLarge,
+            over: elementSmall, atMost: 1.50))
+    // P11: the same save reaching a paging model that holds the list vs copying the array.
+    let (model, copy) = try await interleaved(runs: runs, { try await large.modelSave() }, { large.arrayCopy() })
+    rows.append(
+        Row(
+            "P11. save reaching a paging model holding 100,000 / copy of the 100,000-element array (\(ms(model)) vs \(ms(copy)))",
+            model, over: copy, atMost: 0.10))
     return rows
 }
 
@@ -337,6 +382,15 @@ nonisolated func offMainCycles(_ count: Int, kit: KitRefresher, bare: BareRefres
             if subject == "bare" { await bare.cycle(input) } else { await kit.cycle(input) }
         }.value
     }
+}
+/// `ratio-report --profile-records N [element|model]`: only N element saves of P10 (or P11's
+/// saves reaching the paging model), over 100,000 elements.
+if let (count, subject) = profilingOption("--profile-records") {
+    let scenario = try await RecordsScenario(count: 100_000)
+    for _ in 0..<count {
+        if subject == "model" { try await scenario.modelSave() } else { try await scenario.elementSave() }
+    }
+    exit(0)
 }
 if let (count, subject) = profilingOption("--off-main") {
     await offMainCycles(count, kit: KitRefresher(), bare: BareRefresher(), subject: subject)
