@@ -123,6 +123,13 @@ struct ElementStoreTests {
         let (_, relaunched, _) = try launch()
         #expect(try await relaunched.value(for: "favourites", policy: .returnCacheDontLoad)?.value.map(\.id) == [3])
         #expect(try await store.element(id: 2) == nil)
+
+        // A save finds its element where it moved to (a save is applied where the list held it).
+        try await lists.refresh("all")
+        try await store.remove(id: 1)
+        try await store.save(Contact(id: 2, phone: "TWO"))
+        let moved = try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value
+        #expect(moved?.map(\.phone) == ["TWO", "three"], "2 was at position 1, now at 0")
     }
 
     @Test func saveElementOnTheRepositoryGoesThroughTheStore() async throws {

@@ -45,6 +45,25 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
         return source.key as? Key == key
     }
 
+    /// Applies the saves of the change to `list` at `positions` (where the list held each id
+    /// when it was last written or read: `ElementHolders`), without a search of the list; with
+    /// a removal, a position that is not the id's any more, or an id held twice, it searches
+    /// (``apply(to:)``).
+    ///
+    /// - Returns: Whether `list` changed.
+    func apply(to list: inout [Element], at positions: [Element.ID: Int]) -> Bool {
+        guard removed == nil else { return apply(to: &list) }
+        var changed = false
+        for element in saved {
+            guard let position = positions[element.id] else { continue }
+            guard list.indices.contains(position), list[position].id == element.id else { return apply(to: &list) }
+            guard !isSame(list[position], element) else { continue }
+            list[position] = element
+            changed = true
+        }
+        return changed
+    }
+
     /// Applies the change to `list`: each saved element in place of every element with its
     /// id (unless equal), the removed one left out (order kept).
     ///

@@ -7,19 +7,33 @@ import ContentLoadingSupport
 /// A key stays until its list is written again without the element or removed; a key whose
 /// list has left memory and has no reader is dropped when a change finds it.
 final class ElementHolders<Key: Hashable & Sendable, ID: Hashable & Sendable>: Sendable {
-    private let state = Locked((byElement: [ID: Set<Key>](), byKey: [Key: Set<ID>]()))
+    /// The keys holding each element, and for each key where it holds each element (`-1`:
+    /// more than once).
+    private let state = Locked((byElement: [ID: Set<Key>](), byKey: [Key: [ID: Int]]()))
 
-    /// Records that the list of `key` holds the elements `ids` (and no others).
+    /// Records that the list of `key` holds the elements `ids`, in that order (and no others).
     func hold(_ ids: some Sequence<ID>, in key: Key) {
-        let ids = Set(ids)
+        var positions: [ID: Int] = [:]
+        for (position, id) in ids.enumerated() {
+            if positions.updateValue(position, forKey: id) != nil { positions[id] = -1 }
+        }
         state.withLock { state in
-            let held = state.byKey[key] ?? []
-            for id in held.subtracting(ids) {
+            let held = state.byKey[key] ?? [:]
+            for id in held.keys where positions[id] == nil {
                 state.byElement[id]?.remove(key)
                 if state.byElement[id]?.isEmpty == true { state.byElement[id] = nil }
             }
-            for id in ids.subtracting(held) { state.byElement[id, default: []].insert(key) }
-            state.byKey[key] = ids.isEmpty ? nil : ids
+            for id in positions.keys where held[id] == nil { state.byElement[id, default: []].insert(key) }
+            state.byKey[key] = positions.isEmpty ? nil : positions
+        }
+    }
+
+    /// Where the list of `key` holds the elements `ids` it holds (`-1`: more than once), as
+    /// its last write or read left it.
+    func positions(of ids: [ID], in key: Key) -> [ID: Int] {
+        state.withLock { state in
+            guard let held = state.byKey[key] else { return [:] }
+            return ids.reduce(into: [:]) { positions, id in positions[id] = held[id] }
         }
     }
 

@@ -24,15 +24,20 @@ extension KeyedRepository {
                     // NB: the latest version the key has had: changes of different elements
                     // come in any order, and a reader given a later one still gets this edit.
                     let version = max(change.version, channel.writtenVersion)
-                    if let entry = memory.entry(for: key) {
+                    // NB: only the entry's stamps are kept: a reference to its list would make
+                    // the edit copy it.
+                    if let entry = memory.entry(for: key).map({ ($0.writtenAt, $0.version, $0.validators) }) {
+                        let positions = holders.positions(of: change.ids, in: key)
                         guard
                             let edited = memory.edit(
-                                key, version: change.version, writtenAt: nil, { change.apply(to: &$0) })
+                                key, version: change.version, writtenAt: nil,
+                                { change.apply(to: &$0, at: positions) })
                         else { return }
+                        // NB: a removal moves the elements after it.
+                        if change.removed != nil { holders.hold(edited.map(\.id), in: key) }
                         publish(
                             .edited(
-                                edited, writtenAt: entry.writtenAt, version: max(version, entry.version),
-                                validators: entry.validators),
+                                edited, writtenAt: entry.0, version: max(version, entry.1), validators: entry.2),
                             in: channel)
                     } else if channel.readers.subscriberCount > 0 {
                         guard let hit = await lookUp(key).hit else { return }
