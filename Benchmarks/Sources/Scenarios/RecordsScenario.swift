@@ -32,6 +32,10 @@ public final class RecordsScenario {
     let blobReader: AsyncStream<CacheEvent<[Item]>>.Iterator
     /// A paging model holding every page of `feed`.
     let feed: PagingListViewModel<Void, Item, Int>
+    /// A second store over `feed`'s file that no model listens to (P11's save without the model).
+    let bareStore: ElementStore<Item>
+    /// How long `feed`'s model took to page through every page, from the source, each stored.
+    public let pagingThrough: Duration
     /// The elements as one array (P11's base copies it).
     let array: [Item]
     var edits = 0
@@ -50,8 +54,11 @@ public final class RecordsScenario {
         feedStore = ElementStore<Item>(disk: try DiskCache(.file(path: path)))
         feed = PagingListViewModel(
             source: .persisted(in: feedStore, key: "feed") { cursor in Self.page(cursor, of: items) })
+        let started = ContinuousClock.now
         await feed.refresh().completed()
         while feed.itemCount < count { await feed.loadNextPage().settled() }
+        pagingThrough = .now - started
+        bareStore = ElementStore<Item>(disk: try DiskCache(.file(path: path)))
 
         let listPath = path.replacingOccurrences(of: "records.sqlite", with: "lists.sqlite")
         store = ElementStore<Item>(disk: try DiskCache(.file(path: listPath)))
@@ -166,7 +173,13 @@ public final class RecordsScenario {
     public func modelSave() async throws {
         let item = edited()
         try await feedStore.save(item)
-        guard feed.items[count / 2] == item else { fatalError("P11: the model did not get the edit") }
+        guard feed.item(at: count / 2) == item else { fatalError("P11: the model did not get the edit") }
+    }
+
+    /// P11's save without the model: the same element saved to the same file through a store
+    /// nothing listens to, so that the model's part is the difference.
+    public func bareSave() async throws {
+        try await bareStore.save(edited())
     }
 
     /// P11's base: the list as one array, edited while another holds it, so the edit copies

@@ -1,37 +1,79 @@
 import ContentLoadingSupport
 
-/// The append-only buffer that the versions of a ``PagedList`` share: the items and a record
-/// of each page.
+/// The append-only buffer that the versions of a ``PagedList`` share: the items, a record of
+/// each page, and the items replaced in place.
 ///
-/// Each version sees a prefix (its ``Extent``). Only the version that sees everything may
-/// append in place; any other edit (a page prepended, pages dropped from the start, an item
-/// replaced) copies. Elements of a prefix are never changed once written, so a version reads
-/// its prefix safely while a newer one appends (the lock makes the buffer's own growth safe).
+/// Each version sees a prefix (its ``Extent``) as of a number of edits. Only the version that
+/// sees everything may change the storage in place: append a page, or replace items (each
+/// replacement is kept beside the item it replaces, with the edit that made it, so a version
+/// that sees fewer edits still reads the item it had). Any other edit (a page prepended, pages
+/// dropped from the start, an item removed) copies. Elements of a prefix are never changed
+/// once written, so a version reads its prefix safely while a newer one appends (the lock
+/// makes the buffer's own growth safe).
 final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
     /// How much of the storage one version sees.
     struct Extent: Sendable, Equatable {
         var elements: Int
         var pages: Int
+        /// How many edits in place this version sees.
+        var edits = 0
+    }
+
+    /// An item replaced in place, and the edit that replaced it.
+    private struct Replacement {
+        let edit: Int
+        let element: Element
     }
 
     private struct Contents {
         var elements: [Element] = []
         var pages: [PageRecord<Cursor>] = []
-        var keys: Set<DeduplicationKey<Element>.Value>?
+        /// The position of each key, when the list de-duplicates (the first item with it).
+        var positions: [DeduplicationKey<Element>.Value: Int]?
+        /// The replacements of each position replaced in place, oldest first.
+        var replaced: [Int: [Replacement]] = [:]
+        /// How many edits in place were made.
+        var edits = 0
+        /// How many replacements `replaced` keeps.
+        var replacements = 0
+
+        func sees(_ extent: Extent) -> Bool {
+            elements.count == extent.elements && pages.count == extent.pages && edits == extent.edits
+        }
+
+        func element(at index: Int, seeing edits: Int) -> Element {
+            if !replaced.isEmpty, let history = replaced[index],
+                let replacement = history.last(where: { $0.edit <= edits })
+            {
+                return replacement.element
+            }
+            return elements[index]
+        }
     }
 
     private let contents: Locked<Contents>
 
     init(tracksKeys: Bool) {
-        contents = Locked(Contents(keys: tracksKeys ? [] : nil))
+        contents = Locked(Contents(positions: tracksKeys ? [:] : nil))
     }
 
     private init(_ contents: Contents) {
         self.contents = Locked(contents)
     }
 
-    func element(at index: Int) -> Element {
-        contents.withLock { $0.elements[index] }
+    /// Whether the storage knows the position of each key.
+    var tracksKeys: Bool { contents.withLock { $0.positions != nil } }
+
+    /// The item at `index`, as a version that sees `edits` edits reads it.
+    func element(at index: Int, seeing edits: Int) -> Element {
+        contents.withLock { $0.element(at: index, seeing: edits) }
+    }
+
+    /// The position of the first item stored with `key`, when the storage tracks keys and holds
+    /// one. It may lie beyond a version's prefix, and a version that sees fewer edits may hold
+    /// another item there: the caller checks.
+    func position(of key: DeduplicationKey<Element>.Value) -> Int? {
+        contents.withLock { $0.positions?[key] }
     }
 
     /// The record of page `index`.
@@ -44,7 +86,7 @@ final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
         contents.withLock { Array($0.pages[range]) }
     }
 
-    /// Appends `items` as the page `record` describes when `extent` is the whole storage;
+    /// Appends `items` as the page `record` describes when `extent` sees the whole storage;
     /// `nil` (nothing done) otherwise. Items whose key is already stored are skipped.
     func appendInPlace(
         _ items: [Element], as record: PageRecord<Cursor>, after extent: Extent, key: DeduplicationKey<Element>?
@@ -52,14 +94,49 @@ final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
         // NB: the app's key function runs before the lock is taken: no call out under a lock.
         let itemKeys = key.map { key in items.map(key.value) }
         return contents.withLock { contents in
-            guard contents.elements.count == extent.elements, contents.pages.count == extent.pages else { return nil }
+            guard contents.sees(extent) else { return nil }
             var added = items
-            if let itemKeys, contents.keys != nil {
-                added = zip(items, itemKeys).filter { contents.keys!.insert($0.1).inserted }.map(\.0)
+            if let itemKeys, contents.positions != nil {
+                added = []
+                for (item, key) in zip(items, itemKeys) where contents.positions![key] == nil {
+                    contents.positions![key] = contents.elements.count + added.count
+                    added.append(item)
+                }
             }
             contents.elements.append(contentsOf: added)
             contents.pages.append(record.counting(added.count))
-            return Extent(elements: contents.elements.count, pages: contents.pages.count)
+            return Extent(elements: contents.elements.count, pages: contents.pages.count, edits: contents.edits)
+        }
+    }
+
+    /// Replaces the items at the positions `changes` gives when `extent` sees the whole storage
+    /// and the replacements kept stay fewer than the items (past that a copy folds them in);
+    /// `nil` (nothing done) otherwise.
+    func replaceInPlace(
+        _ changes: [(index: Int, element: Element)], after extent: Extent, key: DeduplicationKey<Element>?
+    ) -> Extent? {
+        // NB: the keys (the app's function) are worked out before the lock is taken. An id key
+        // does not change: a replacement has the id of the item it replaces.
+        let keys = key.flatMap { key in
+            key.isID
+                ? nil
+                : changes.map {
+                    (old: key.value(of: element(at: $0.index, seeing: extent.edits)), new: key.value(of: $0.element))
+                }
+        }
+        return contents.withLock { contents in
+            guard contents.sees(extent), contents.replacements + changes.count <= max(1_024, contents.elements.count)
+            else { return nil }
+            contents.edits += 1
+            contents.replacements += changes.count
+            for (offset, change) in changes.enumerated() {
+                contents.replaced[change.index, default: []].append(
+                    Replacement(edit: contents.edits, element: change.element))
+                guard let key = keys?[offset], key.old != key.new, contents.positions != nil else { continue }
+                if contents.positions![key.old] == change.index { contents.positions![key.old] = nil }
+                if contents.positions![key.new] == nil { contents.positions![key.new] = change.index }
+            }
+            return Extent(elements: contents.elements.count, pages: contents.pages.count, edits: contents.edits)
         }
     }
 
@@ -68,50 +145,25 @@ final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
         editing(extent, key: key) { _, _ in }.0
     }
 
-    /// A new storage holding the prefix `extent` changed by `edit`.
+    /// A new storage holding the prefix `extent` (its replacements folded in) changed by `edit`.
     func editing(
         _ extent: Extent, key: DeduplicationKey<Element>?,
         _ edit: (inout [Element], inout [PageRecord<Cursor>]) -> Void
     ) -> (PageStorage, Extent) {
-        var (elements, pages) = contents.withLock {
-            (Array($0.elements.prefix(extent.elements)), Array($0.pages.prefix(extent.pages)))
+        var (elements, pages) = contents.withLock { contents in
+            var elements = Array(contents.elements.prefix(extent.elements))
+            for position in contents.replaced.keys where position < extent.elements {
+                elements[position] = contents.element(at: position, seeing: extent.edits)
+            }
+            return (elements, Array(contents.pages.prefix(extent.pages)))
         }
         edit(&elements, &pages)
-        let keys = key.map { key in Set(elements.map(key.value)) }
+        let positions = key.map { key in
+            Dictionary(zip(elements.map(key.value), elements.indices), uniquingKeysWith: { first, _ in first })
+        }
         return (
-            PageStorage(Contents(elements: elements, pages: pages, keys: keys)),
+            PageStorage(Contents(elements: elements, pages: pages, positions: positions)),
             Extent(elements: elements.count, pages: pages.count)
         )
-    }
-}
-
-/// What a ``PagedList`` keeps of each page: how many items it added, how it was requested (to
-/// request it again after a page window dropped it) and the cursors of its neighbours.
-struct PageRecord<Cursor: Sendable>: Sendable {
-    /// How many items the page added to the list (after deduplication).
-    var count: Int
-    /// The request that loaded it.
-    var request: PageLocator<Cursor>
-    /// The cursor of the page before it, from the source.
-    var previousCursor: Cursor?
-    /// The cursor of the page after it, from the source.
-    var nextCursor: Cursor?
-
-    /// The same record with `count` items.
-    func counting(_ count: Int) -> PageRecord {
-        var record = self
-        record.count = count
-        return record
-    }
-}
-
-/// Where a page is: the initial page (cursor `nil`), or the page at a cursor.
-enum PageLocator<Cursor: Sendable>: Sendable {
-    case initial
-    case cursor(Cursor)
-
-    /// The cursor ``PagingListViewModel/loadPage(_:cursor:)`` gets for it.
-    var cursor: Cursor? {
-        if case .cursor(let cursor) = self { cursor } else { nil }
     }
 }

@@ -10,8 +10,10 @@ import ContentLoadingSupport
 /// Appending a page costs only that page: the versions of a list share one append-only
 /// buffer, each reading its own prefix, so paging through N pages is linear in N, even though
 /// the model keeps the previous version for ``ContentLoadingViewModel/itemDifference``.
-/// Prepending a page, or dropping pages from the start, copies the loaded items (a page window
-/// bounds them).
+/// Replacing items (an element saved elsewhere, ``PagingListViewModel/replaceItem(_:)``) costs
+/// only those items too: the newest version records each replacement beside the item, and
+/// older versions still read the items they had. Prepending a page, dropping pages from the
+/// start, or removing an item copies the loaded items (a page window bounds them).
 ///
 /// With a page window, pages dropped from one end are remembered with the request that loaded
 /// them, so paging back that way loads them again. ``itemsBefore`` says how many places come
@@ -101,7 +103,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
     /// The item at `position`.
     public subscript(position: Int) -> Element {
         precondition(position >= 0 && position < extent.elements, "Index out of range")
-        return storage.element(at: position)
+        return storage.element(at: position, seeing: extent.edits)
     }
 
     /// Appends `page`, loaded by `request` (by default the list's next request), skipping items
@@ -186,42 +188,6 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         extent = .init(
             elements: extent.elements - dropped.reduce(0) { $0 + $1.count }, pages: extent.pages - count)
     }
-
-    /// Replaces the item at `index`.
-    mutating func replace(at index: Int, with element: Element, key: DeduplicationKey<Element>?) {
-        (storage, extent) = storage.editing(extent, key: key) { elements, _ in elements[index] = element }
-    }
-
-    /// Replaces each item whose id one of `elements` has (unless equal), in one copy.
-    ///
-    /// - Returns: Whether an item changed.
-    mutating func replace(_ elements: [Element], key: DeduplicationKey<Element>?) -> Bool
-    where Element: Identifiable {
-        let byID = Dictionary(elements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        let changes = indices.compactMap { index in
-            byID[self[index].id].flatMap { isSame(self[index], $0) ? nil : (index, $0) }
-        }
-        guard !changes.isEmpty else { return false }
-        (storage, extent) = storage.editing(extent, key: key) { elements, _ in
-            for (index, element) in changes { elements[index] = element }
-        }
-        return true
-    }
-
-    /// Removes the item at `index`, keeping the page counts in step.
-    mutating func remove(at index: Int, key: DeduplicationKey<Element>?) {
-        (storage, extent) = storage.editing(extent, key: key) { elements, pages in
-            elements.remove(at: index)
-            var start = 0
-            for page in pages.indices {
-                if index < start + pages[page].count {
-                    pages[page].count -= 1
-                    return
-                }
-                start += pages[page].count
-            }
-        }
-    }
 }
 
 /// Identifies the load of a list's first page and keeps the input it was loaded for.
@@ -238,6 +204,28 @@ struct DeduplicationKey<Element>: Sendable {
     }
 
     let key: @Sendable (Element) -> any Hashable & Sendable
+    /// Whether the key is the element's id, so that a list finds an id through its keys.
+    let isID: Bool
+
+    init(_ key: @escaping @Sendable (Element) -> any Hashable & Sendable) {
+        self.key = key
+        isID = false
+    }
 
     func value(of element: Element) -> Value { Value(base: AnyHashable(key(element))) }
+}
+
+extension DeduplicationKey where Element: Identifiable {
+    /// The key of the element with `id` (when ``isID``).
+    func value(ofID id: Element.ID) -> Value { Value(base: AnyHashable(id)) }
+}
+
+extension DeduplicationKey where Element: Identifiable & Sendable, Element.ID: Sendable {
+    /// The element's id.
+    static var id: DeduplicationKey { DeduplicationKey(key: { $0.id }, isID: true) }
+
+    private init(key: @escaping @Sendable (Element) -> any Hashable & Sendable, isID: Bool) {
+        self.key = key
+        self.isID = isID
+    }
 }

@@ -5,8 +5,13 @@ extension PagingListViewModel where Element: Identifiable {
     /// - Returns: The handle of the page started, or a settled one when none was.
     @discardableResult
     public func loadMoreIfNeeded(currentItem: Element) -> NextPageHandle {
-        // NB: searched from the end, where a prefetching row usually is.
-        guard let index = items.lastIndex(where: { $0.id == currentItem.id }) else { return pageHandle(nil, .next) }
+        // NB: found through the list's keys when they are the ids; otherwise searched from the
+        // end, where a prefetching row usually is.
+        let index =
+            deduplicationKey?.isID == true
+            ? items.firstIndex(ofID: currentItem.id, key: deduplicationKey)
+            : items.lastIndex { $0.id == currentItem.id }
+        guard let index else { return pageHandle(nil, .next) }
         return loadMoreIfNeeded(currentIndex: index)
     }
 
@@ -15,7 +20,9 @@ extension PagingListViewModel where Element: Identifiable {
     /// - Returns: `false` when no loaded item has that id.
     @discardableResult
     public func replaceItem(_ item: Element) -> Bool {
-        guard var list = content, let index = list.firstIndex(where: { $0.id == item.id }) else { return false }
+        guard var list = content, let index = list.firstIndex(ofID: item.id, key: deduplicationKey) else {
+            return false
+        }
         list.replace(at: index, with: item, key: deduplicationKey)
         replaceContent(with: list)
         return true
@@ -26,7 +33,7 @@ extension PagingListViewModel where Element: Identifiable {
     /// - Returns: `false` when no loaded item has that id.
     @discardableResult
     public func removeItem(id: Element.ID) -> Bool {
-        guard var list = content, let index = list.firstIndex(where: { $0.id == id }) else { return false }
+        guard var list = content, let index = list.firstIndex(ofID: id, key: deduplicationKey) else { return false }
         list.remove(at: index, key: deduplicationKey)
         replaceContent(with: list)
         return true

@@ -35,7 +35,7 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
     ) {
         self.init(
             refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock,
-            prefetchDistance: prefetchDistance, pageWindow: pageWindow, deduplicatingBy: DeduplicationKey { $0.id },
+            prefetchDistance: prefetchDistance, pageWindow: pageWindow, deduplicatingBy: .id,
             source: PagingSourceOperations(
                 storedInitialPage: source.storedInitialPage, refreshedInitialPage: source.refreshedInitialPage,
                 page: source.page))
@@ -126,7 +126,7 @@ extension PagingSourceChange {
     /// - Returns: Whether `list` changed.
     func apply<Cursor>(to list: inout PagedList<Element, Cursor>, key: DeduplicationKey<Element>?) -> Bool {
         var changed = false
-        if let removed, let index = list.firstIndex(where: { $0.id == removed }) {
+        if let removed, let index = list.firstIndex(ofID: removed, key: key) {
             list.remove(at: index, key: key)
             changed = true
         }

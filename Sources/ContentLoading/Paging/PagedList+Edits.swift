@@ -1,0 +1,77 @@
+import ContentLoadingSupport
+
+/// The edits of a list's items in place (an element saved elsewhere, ``PagingListViewModel/replaceItem(_:)``).
+///
+/// A replacement is an edit in place of the storage the versions share when this version sees
+/// all of it, so it costs what it replaces, not the list; a removal copies.
+extension PagedList {
+    /// Replaces the item at `index`.
+    mutating func replace(at index: Int, with element: Element, key: DeduplicationKey<Element>?) {
+        replace([(index, element)], key: key)
+    }
+
+    /// Replaces each item whose id one of `elements` has (unless equal), in one edit.
+    ///
+    /// - Returns: Whether an item changed.
+    mutating func replace(_ elements: [Element], key: DeduplicationKey<Element>?) -> Bool
+    where Element: Identifiable {
+        let byID = Dictionary(elements.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        let held =
+            indexedPositions(of: byID, key: key)
+            ?? indices.compactMap { index in byID[self[index].id].map { (index, $0) } }
+        let changes = held.filter { !isSame(self[$0.index], $0.element) }
+        guard !changes.isEmpty else { return false }
+        replace(changes, key: key)
+        return true
+    }
+
+    /// The position of the item with `id`: through the list's keys when they are the ids, by a
+    /// search otherwise.
+    func firstIndex(ofID id: Element.ID, key: DeduplicationKey<Element>?) -> Int? where Element: Identifiable {
+        guard let key, key.isID, storage.tracksKeys else { return firstIndex { $0.id == id } }
+        guard let position = storage.position(of: key.value(ofID: id)) else { return nil }
+        return position < count && self[position].id == id ? position : firstIndex { $0.id == id }
+    }
+
+    /// Removes the item at `index`, keeping the page counts in step.
+    mutating func remove(at index: Int, key: DeduplicationKey<Element>?) {
+        (storage, extent) = storage.editing(extent, key: key) { elements, pages in
+            elements.remove(at: index)
+            var start = 0
+            for page in pages.indices {
+                if index < start + pages[page].count {
+                    pages[page].count -= 1
+                    return
+                }
+                start += pages[page].count
+            }
+        }
+    }
+
+    /// Where the list holds the ids of `byID`, found through its keys; `nil` when the keys are
+    /// not the ids, or a position found holds another item (a search finds them then).
+    private func indexedPositions(of byID: [Element.ID: Element], key: DeduplicationKey<Element>?)
+        -> [(index: Int, element: Element)]? where Element: Identifiable
+    {
+        guard let key, key.isID, storage.tracksKeys else { return nil }
+        var held: [(index: Int, element: Element)] = []
+        for (id, element) in byID {
+            guard let position = storage.position(of: key.value(ofID: id)) else { continue }
+            guard position < count, self[position].id == id else { return nil }
+            held.append((position, element))
+        }
+        return held
+    }
+
+    /// Replaces the items at the positions `changes` gives: in place when this version sees
+    /// the whole storage, in a copy otherwise.
+    private mutating func replace(_ changes: [(index: Int, element: Element)], key: DeduplicationKey<Element>?) {
+        if let edited = storage.replaceInPlace(changes, after: extent, key: key) {
+            extent = edited
+            return
+        }
+        (storage, extent) = storage.editing(extent, key: key) { elements, _ in
+            for change in changes { elements[change.index] = change.element }
+        }
+    }
+}
