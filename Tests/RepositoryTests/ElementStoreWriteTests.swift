@@ -32,6 +32,29 @@ struct ElementStoreWriteTests {
         #expect(try await lists.value(for: "first", policy: .returnCacheDontLoad)?.value.first?.phone == "SAVED")
     }
 
+    @Test func aSaveEditsTheListInMemoryInPlaceWhileALiveReaderWaitsForTheNextValue() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in
+            (0..<100).map { Contact(id: $0, phone: "\($0)") }
+        }
+        try await lists.refresh("all")
+        var reader = lists.events(for: "all", policy: .returnCacheDontLoad).makeAsyncIterator()
+        let shown = try #require(await Self.nextBuffer(of: &reader))
+        try await store.save(Contact(id: 50, phone: "saved"))
+        let edited = try #require(await Self.nextBuffer(of: &reader))
+        #expect(edited.phone == "saved")
+        #expect(edited.address == shown.address, "the reader let go of the list it gave: the save did not copy it")
+    }
+
+    /// The next list `reader` gives: its element 50's phone and where its elements are (the
+    /// list itself is let go of).
+    private static func nextBuffer(of reader: inout AsyncStream<CacheEvent<[Contact]>>.Iterator) async
+        -> (phone: String, address: Int)?
+    {
+        guard case .value(let cached)? = await reader.next(isolation: #isolation) else { return nil }
+        return (cached.value[50].phone, cached.value.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) })
+    }
+
     @Test func aFetchThatStartedAfterTheSaveWritesItsElements() async throws {
         let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
         let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in [Contact(id: 1, phone: "server")] }

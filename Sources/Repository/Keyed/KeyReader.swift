@@ -24,7 +24,9 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
     /// that fetch delivered (or, for a read that starts none, once the tiers answered).
     var reportCaughtUp: (@Sendable () -> Void)?
     var lastVersion: UInt64 = 0
-    /// The last value given.
+    /// The last value given, while it said a fetch was on the way (to give again when the fetch
+    /// ends unchanged). Not kept otherwise: a reader holding the list would make every edit of
+    /// the list in memory copy it.
     var lastHit: Repository.Hit?
     /// Whether a value was given.
     var hasShown = false
@@ -141,7 +143,7 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
     {
         guard hit.version > lastVersion || (again && hit.version == lastVersion) else { return }
         lastVersion = hit.version
-        lastHit = hit
+        lastHit = refreshing ? hit : nil
         hasShown = true
         isRefreshing = refreshing
         let cached = repository.cachedValue(
