@@ -91,13 +91,22 @@ public final class RecordsScenario {
     // MARK: - P9: cold open
 
     /// The kit: a closed file opened, a paging model over the stored list, offline, until it
-    /// shows the first 50 items.
-    public func coldOpen() async throws {
+    /// shows the first 50 items. Returns that time: the refresh then goes on (to the source,
+    /// which fails offline) and is awaited outside it.
+    public func coldOpen() async throws -> Duration {
+        let started = ContinuousClock.now
         let store = ElementStore<Item>(disk: try DiskCache(.file(path: path)))
         let model = PagingListViewModel(
             source: .persisted(in: store, key: "feed") { (_: Int?) -> Page<Item, Int> in throw Offline() })
-        await model.refresh().completed()
-        guard model.items.count == 50, model.items.first?.id == 0 else { fatalError("P9: the first page is not shown") }
+        var contents = model.contents.makeAsyncIterator()
+        _ = await contents.next()
+        let refresh = model.refresh()
+        guard case let shown?? = await contents.next(), shown.count == 50, shown.first?.id == 0 else {
+            fatalError("P9: the first page is not shown")
+        }
+        let firstValue = ContinuousClock.now - started
+        await refresh.completed()
+        return firstValue
     }
 
     /// Raw sqlite3: open, a keyset `SELECT data FROM items WHERE position > ? ORDER BY position

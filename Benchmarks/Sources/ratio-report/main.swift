@@ -48,6 +48,20 @@ func interleaved(runs: Int, _ a: () async throws -> Void, _ b: () async throws -
     return (timesA.sorted()[runs / 2], timesB.sorted()[runs / 2])
 }
 
+/// Runs `a` and `b` alternately `runs` times, each timing itself; returns their median times.
+@MainActor
+func interleavedTimed(runs: Int, _ a: () async throws -> Duration, _ b: () async throws -> Duration)
+    async rethrows -> (Duration, Duration)
+{
+    var timesA: [Duration] = []
+    var timesB: [Duration] = []
+    for _ in 0..<runs {
+        timesA.append(try await a())
+        timesB.append(try await b())
+    }
+    return (timesA.sorted()[runs / 2], timesB.sorted()[runs / 2])
+}
+
 func ms(_ duration: Duration) -> String {
     String(
         format: "%.2f ms", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
@@ -197,12 +211,13 @@ func recordsRows(runs: Int) async throws -> [Row] {
     let large = try await RecordsScenario(count: 100_000)
     let small = try await RecordsScenario(count: 1_000)
     // P9: cold open of the first 50 items of a persisted list vs raw keyset SELECT + JSONDecoder.
-    let (open, raw) = try await interleaved(runs: 15, { try await large.coldOpen() }, { try large.rawColdOpen() })
+    let (open, raw) = try await interleavedTimed(
+        runs: 15, { try await large.coldOpen() }, { try await time { try large.rawColdOpen() } })
     rows.append(
         Row(
             "P9. cold open, first 50 of 100,000 stored / raw keyset SELECT + JSONDecoder (\(ms(open)) vs \(ms(raw)))",
             open, over: raw, atMost: 1.50))
-    let (openSmall, openLarge) = try await interleaved(
+    let (openSmall, openLarge) = try await interleavedTimed(
         runs: 15, { try await small.coldOpen() }, { try await large.coldOpen() })
     rows.append(
         Row(
@@ -405,12 +420,17 @@ nonisolated func offMainCycles(_ count: Int, kit: KitRefresher, bare: BareRefres
         }.value
     }
 }
-/// `ratio-report --profile-records N [element|model]`: only N element saves of P10 (or P11's
-/// saves reaching the paging model), over 100,000 elements.
+/// `ratio-report --profile-records N [element|model|open]`: only N element saves of P10 (or
+/// P11's saves reaching the paging model, or P9's cold opens), over 100,000 elements.
 if let (count, subject) = profilingOption("--profile-records") {
     let scenario = try await RecordsScenario(count: 100_000)
     for _ in 0..<count {
-        if subject == "model" { try await scenario.modelSave() } else { try await scenario.elementSave() }
+        switch subject {
+        case "model": try await scenario.modelSave()
+        case "open": _ = try await scenario.coldOpen()
+
+        default: try await scenario.elementSave()
+        }
     }
     exit(0)
 }

@@ -49,7 +49,7 @@ where Element.ID: CacheKey {
     /// The initial page from the source, asked with the stored page's validators, and stored;
     /// `nil` when the source answered "not modified" (nothing is written).
     func refreshedInitialPage() async throws -> Page<Element, Cursor>? {
-        let validators = (try? await disk.storedPage(of: listKey, request: nil, type: store.type))?.validators
+        let validators = try? await disk.storedPageValidators(of: listKey, request: nil)
         let started = disk.latestVersion
         switch try await fetch(nil, validators ?? .none) {
         case .notModified where validators == nil: throw UnexpectedNotModified(key: key)

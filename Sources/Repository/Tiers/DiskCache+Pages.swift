@@ -73,26 +73,44 @@ extension DiskCache {
     /// - Throws: ``CorruptEntry`` when the page row does not validate.
     func storedPage(of listKey: String, request: String?, type: String) throws -> StoredPage? {
         try database.readTransaction(operation: "read the cache in") {
-            let select = try database.prepare(
-                """
-                SELECT position, previous_cursor, next_cursor, ids,
-                        CASE WHEN typeof(fetched_at) IN ('real', 'integer') THEN fetched_at END, fetched_at,
-                        entity_tag, last_modified, max_age
-                    FROM content_loading_list_pages WHERE list_key = ? AND request IS ? ORDER BY position LIMIT 1
-                """, operation: "read the cache in")
-            try select.bind(listKey, at: 1)
-            try select.bind(request, at: 2)
-            guard try select.step() else { return nil }
-            guard let ids = select.data(at: 3) else { throw CorruptEntry(reason: "its ids are missing") }
-            let position = select.int(at: 0)
-            return StoredPage(
-                position: position, previousCursor: select.text(at: 1), nextCursor: select.text(at: 2), ids: ids,
-                elements: try memberElements(Self.pageMembersKey(listKey, position: position), type: type),
-                fetchedAt: try Self.writtenAt(select.optionalDouble(at: 4), shown: select.text(at: 5)),
-                validators: Validators(
-                    entityTag: select.text(at: 6), lastModified: select.text(at: 7),
-                    freshness: Self.freshness(maxAge: select, at: 8)))
+            try readPage(of: listKey, request: request) { position in
+                try memberElements(Self.pageMembersKey(listKey, position: position), type: type)
+            }
         }
+    }
+
+    /// The validators of the stored page of list `listKey` that `request` loaded (its row
+    /// alone: no element is read); `nil` when it is not stored.
+    func storedPageValidators(of listKey: String, request: String?) throws -> Validators? {
+        try database.readTransaction(operation: "read the cache in") {
+            try readPage(of: listKey, request: request) { _ in [:] }?.validators
+        }
+    }
+
+    /// The page row of list `listKey` that `request` loaded, with the elements `elements`
+    /// reads for its position; inside a transaction.
+    private func readPage(of listKey: String, request: String?, elements: (Int) throws -> [String: Data]) throws
+        -> StoredPage?
+    {
+        let select = try database.prepare(
+            """
+            SELECT position, previous_cursor, next_cursor, ids,
+                    CASE WHEN typeof(fetched_at) IN ('real', 'integer') THEN fetched_at END, fetched_at,
+                    entity_tag, last_modified, max_age
+                FROM content_loading_list_pages WHERE list_key = ? AND request IS ? ORDER BY position LIMIT 1
+            """, operation: "read the cache in")
+        try select.bind(listKey, at: 1)
+        try select.bind(request, at: 2)
+        guard try select.step() else { return nil }
+        guard let ids = select.data(at: 3) else { throw CorruptEntry(reason: "its ids are missing") }
+        let position = select.int(at: 0)
+        return StoredPage(
+            position: position, previousCursor: select.text(at: 1), nextCursor: select.text(at: 2), ids: ids,
+            elements: try elements(position),
+            fetchedAt: try Self.writtenAt(select.optionalDouble(at: 4), shown: select.text(at: 5)),
+            validators: Validators(
+                entityTag: select.text(at: 6), lastModified: select.text(at: 7),
+                freshness: Self.freshness(maxAge: select, at: 8)))
     }
 
     /// Writes a page of list `listKey` (its cursors and `ids`, encoded) with its `elements`,
