@@ -19,11 +19,7 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
     static func reason(_ error: any Error) -> String {
         switch error {
         case let error as SQLiteError: "\(error.message) (SQLite error \(error.code))"
-        case let error as ElementUndecodable where error.ids.count == 1:
-            "its element \(error.ids[0]) does not decode as \(error.type) (\(error.error)); the rest is served"
-        case let error as ElementUndecodable:
-            "its elements \(error.ids.joined(separator: ", ")) do not decode as \(error.type) (the first: "
-                + "\(error.error)); the rest is served"
+        case let error as ElementRowsProblem: error.reason
         default: "\(error)"
         }
     }

@@ -27,7 +27,7 @@ where Element.ID: CacheKey {
     private var cache: DiskCache { store.disk }
 
     func entry(for key: Key, now: Date) async throws -> PersistedEntry<[Element]>? {
-        let stored: (entry: DiskCache.Entry, elements: [String: Data])?
+        let stored: (entry: DiskCache.Entry, elements: [String: Data?])?
         do {
             stored = try await cache.listEntry(for: rows.storageKey(key), type: store.type, now: now)
         } catch let corrupt as DiskCache.CorruptEntry {
@@ -37,19 +37,19 @@ where Element.ID: CacheKey {
         }
         guard let (entry, elements) = stored else { return nil }
         let list: [Element]
-        let undecodable: ElementUndecodable?
+        let problem: ElementRowsProblem?
         do {
-            (list, undecodable) = try store.decoded(ids: entry.data, rows: elements)
+            (list, problem) = try store.decoded(ids: entry.data, rows: elements)
         } catch {
             throw await discarding(key, rows.failure("decode", key, error))
         }
         holders.hold(list.map(\.id), in: key)
         var read = PersistedEntry(
             value: list, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators)
-        if let undecodable {
+        if let problem {
             // NB: the rest of the list is served; only the rows no read can use go.
-            await store.removeRows(of: undecodable)
-            read.problem = rows.failure("decode", key, undecodable)
+            await store.removeRows(of: problem)
+            read.problem = rows.failure(problem.operation, key, problem)
         }
         return read
     }
@@ -121,11 +121,4 @@ where Element.ID: CacheKey {
         _ = try? await cache.remove(rows.storageKey(key))
         return error
     }
-}
-
-/// Stored elements of a list that do not decode: their ids, and the first one's error.
-struct ElementUndecodable: Error {
-    let ids: [String]
-    let type: Any.Type
-    let error: any Error
 }

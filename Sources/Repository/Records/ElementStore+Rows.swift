@@ -8,30 +8,36 @@ extension ElementStore {
         return try elements.map { DiskCache.EncodedElement(id: $0.id.persistentKey, data: try encoder.encode($0)) }
     }
 
-    /// The elements whose ids `ids` (encoded) lists, in that order, from their stored `rows`;
-    /// an id the store no longer holds is left out, and so is one whose row does not decode,
-    /// named in `undecodable`.
+    /// The elements whose ids `ids` (encoded) lists, in that order, from their stored `rows`
+    /// (`nil`: held, with no row). An id the list no longer holds (the element was removed) is
+    /// left out; so is one whose row is missing or does not decode, named in `problem`.
     ///
     /// - Throws: When `ids` itself does not decode.
-    func decoded(ids: Data, rows: [String: Data]) throws -> (elements: [Element], undecodable: ElementUndecodable?) {
+    func decoded(ids: Data, rows: [String: Data?]) throws -> (elements: [Element], problem: ElementRowsProblem?) {
         let decoder = JSONDecoder()
-        var undecodable: ElementUndecodable?
+        var problem = ElementRowsProblem(type: Element.self)
         let elements = try decoder.decode([String].self, from: ids).compactMap { id -> Element? in
-            guard let row = rows[id] else { return nil }
+            guard let held = rows[id] else { return nil }
+            guard let row = held else {
+                problem.missing.append(id)
+                return nil
+            }
             do {
                 return try decoder.decode(Element.self, from: row)
             } catch {
-                undecodable = ElementUndecodable(ids: (undecodable?.ids ?? []) + [id], type: Element.self, error: error)
+                problem.undecodable.append(id)
+                if problem.decodingError == nil { problem.decodingError = error }
                 return nil
             }
         }
-        return (elements, undecodable)
+        return (elements, problem.ids.isEmpty ? nil : problem)
     }
 
-    /// Removes the rows of the elements `undecodable` names, which no read can use: the lists
-    /// keep their ids, and a read leaves them out until a fetch or a save stores them again.
-    func removeRows(of undecodable: ElementUndecodable) async {
-        for id in undecodable.ids { _ = try? await disk.removeElement(type: type, id: id) }
+    /// Removes the rows of the elements `problem` names, which no read can use (and the
+    /// membership rows that hold them): the lists keep their ids, and a read leaves them out,
+    /// without an error, until a fetch or a save stores them again.
+    func removeRows(of problem: ElementRowsProblem) async {
+        for id in problem.ids { _ = try? await disk.removeElement(type: type, id: id) }
     }
 
     /// `elements` with each one a later write kept in the file (`kept`, by id) in its place.

@@ -40,10 +40,10 @@ where Element.ID: CacheKey {
             throw failure("read", error)
         }
         guard let stored else { return nil }
-        let (page, undecodable) = try decoded(stored)
-        guard let undecodable else { return (page, nil) }
-        await store.removeRows(of: undecodable)
-        return (page, failure("decode", undecodable))
+        let (page, problem) = try decoded(stored)
+        guard let problem else { return (page, nil) }
+        await store.removeRows(of: problem)
+        return (page, failure(problem.operation, problem))
     }
 
     /// The initial page from the source, asked with the stored page's validators, and stored;
@@ -138,13 +138,13 @@ where Element.ID: CacheKey {
 
     /// The page `stored` holds: its elements in the order of its ids (one the store no longer
     /// holds, or whose row does not decode, left out) and its cursors.
-    private func decoded(_ stored: DiskCache.StoredPage) throws -> (Page<Element, Cursor>, ElementUndecodable?) {
+    private func decoded(_ stored: DiskCache.StoredPage) throws -> (Page<Element, Cursor>, ElementRowsProblem?) {
         do {
-            let (items, undecodable) = try store.decoded(ids: stored.ids, rows: stored.elements)
+            let (items, problem) = try store.decoded(ids: stored.ids, rows: stored.elements)
             let page = Page(
                 items: items, previousCursor: try stored.previousCursor.map(Self.decoded),
                 nextCursor: try stored.nextCursor.map(Self.decoded))
-            return (page, undecodable)
+            return (page, problem)
         } catch {
             throw failure("decode", error)
         }

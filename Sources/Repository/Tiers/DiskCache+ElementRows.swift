@@ -116,20 +116,21 @@ extension DiskCache {
         for id in ids.subtracting(held) { try step(insert, type, id, key) }
     }
 
-    /// The stored data of the elements of `type` held under `membersKey`, by id.
-    func memberElements(_ membersKey: String, type: String) throws -> [String: Data] {
+    /// The stored data of the elements of `type` held under `membersKey`, by id: `nil` for an
+    /// element held with no row (the file lost it).
+    func memberElements(_ membersKey: String, type: String) throws -> [String: Data?] {
         let select = try database.prepare(
             """
-            SELECT e.id, e.value FROM content_loading_list_members m
-                JOIN content_loading_elements e ON e.type = m.element_type AND e.id = m.element_id
+            SELECT m.element_id, e.value FROM content_loading_list_members m
+                LEFT JOIN content_loading_elements e ON e.type = m.element_type AND e.id = m.element_id
                 WHERE m.list_key = ? AND m.element_type = ?
             """, operation: "read the cache in")
         try select.bind(membersKey, at: 1)
         try select.bind(type, at: 2)
-        var elements: [String: Data] = [:]
+        var elements: [String: Data?] = [:]
         while try select.step() {
-            guard let id = select.text(at: 0), let data = select.data(at: 1) else { continue }
-            elements[id] = data
+            guard let id = select.text(at: 0) else { continue }
+            elements[id] = .some(select.data(at: 1))
         }
         return elements
     }

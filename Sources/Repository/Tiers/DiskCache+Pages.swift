@@ -57,7 +57,8 @@ extension DiskCache {
         let previousCursor: String?
         let nextCursor: String?
         let ids: Data
-        let elements: [String: Data]
+        /// `nil` for an element the page holds with no row.
+        let elements: [String: Data?]
         let fetchedAt: Date
         let validators: Validators
     }
@@ -89,7 +90,7 @@ extension DiskCache {
 
     /// The page row of list `listKey` that `request` loaded, with the elements `elements`
     /// reads for its position; inside a transaction.
-    private func readPage(of listKey: String, request: String?, elements: (Int) throws -> [String: Data]) throws
+    private func readPage(of listKey: String, request: String?, elements: (Int) throws -> [String: Data?]) throws
         -> StoredPage?
     {
         let select = try database.prepare(

@@ -75,7 +75,7 @@ extension DiskCache {
 
     /// The list `key` (its entry holds the ids) and the stored data of its elements of
     /// `type`, by id, read together; `nil` when there is no list.
-    func listEntry(for key: String, type: String, now: Date) throws -> (entry: Entry, elements: [String: Data])? {
+    func listEntry(for key: String, type: String, now: Date) throws -> (entry: Entry, elements: [String: Data?])? {
         try database.readTransaction(operation: "read the cache in") {
             guard let entry = try entry(for: key, now: now) else { return nil }
             let elements = try memberElements(key, type: type)
