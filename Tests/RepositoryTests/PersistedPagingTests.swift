@@ -131,15 +131,20 @@ struct PersistedPagingTests {
             feed.items.map(\.id) == [100, 0, 1, 101, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], "contiguous after a relaunch")
     }
 
-    /// Bad rows in stored pages: an element that does not decode is an error naming the list
-    /// and the element, the rest of the page is served (the initial page at once, a later page
-    /// on retry), and only the bad row goes.
-    @Test func anElementRowThatDoesNotDecodeIsAnErrorNamingItAndTheRestOfThePageIsServed() async throws {
+    /// Bad rows in stored pages: an element whose row does not decode, or whose row the file
+    /// lost, is an error naming the list and the element, the rest of the page is served (the
+    /// initial page at once, a later page on retry), and only the bad rows go.
+    @Test(arguments: [
+        ("UPDATE content_loading_elements SET value = X'7B7D' WHERE id IN ('1', '4')", "does not decode"),
+        ("DELETE FROM content_loading_elements WHERE id IN ('1', '4')", "is missing from the file"),
+    ])
+    func aBadElementRowIsAnErrorNamingItAndTheRestOfThePageIsServed(corruption: String, problem: String)
+        async throws
+    {
         var (_, feed) = try launch()
         await feed.refresh().completed()
         await feed.loadNextPage().settled()
-        try SQLiteDatabase(.file(path: path)).execute(
-            "UPDATE content_loading_elements SET value = X'7B7D' WHERE id IN ('1', '4')")
+        try SQLiteDatabase(.file(path: path)).execute(corruption)
 
         catalog.isOnline = false
         (_, feed) = try launch()
@@ -148,14 +153,14 @@ struct PersistedPagingTests {
         let errors = recorder.states.compactMap { $0.error as? CacheError }
         #expect(errors.count == 1)
         #expect(errors.first?.description.contains("entry pages feed in \(path)") == true)
-        #expect(errors.first?.description.contains("its element 1 does not decode") == true)
+        #expect(errors.first?.description.contains("its element 1 \(problem)") == true)
         #expect(feed.items.map(\.id) == [0, 2], "the rest of the initial page, offline")
 
         guard case .failed(let failure) = await feed.loadNextPage().settled() else {
             Issue.record("a stored page with a bad row fails once")
             return
         }
-        #expect("\(failure)".contains("its element 4 does not decode"))
+        #expect("\(failure)".contains("its element 4 \(problem)"))
         #expect(await feed.retryNextPage().settled() == .idle)
         #expect(feed.items.map(\.id) == [0, 2, 3, 5], "the rest of the second page, from the file")
         #expect(
