@@ -37,9 +37,10 @@ final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
         /// How many replacements `replaced` keeps.
         var replacements = 0
 
-        func sees(_ extent: Extent) -> Bool {
-            elements.count == extent.elements && pages.count == extent.pages && edits == extent.edits
-        }
+        /// Everything, as the newest version sees it.
+        var extent: Extent { Extent(elements: elements.count, pages: pages.count, edits: edits) }
+
+        func sees(_ extent: Extent) -> Bool { self.extent == extent }
 
         func element(at index: Int, seeing edits: Int) -> Element {
             if !replaced.isEmpty, let history = replaced[index],
@@ -105,7 +106,7 @@ final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
             }
             contents.elements.append(contentsOf: added)
             contents.pages.append(record.counting(added.count))
-            return Extent(elements: contents.elements.count, pages: contents.pages.count, edits: contents.edits)
+            return contents.extent
         }
     }
 
@@ -136,7 +137,7 @@ final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
                 if contents.positions![key.old] == change.index { contents.positions![key.old] = nil }
                 if contents.positions![key.new] == nil { contents.positions![key.new] = change.index }
             }
-            return Extent(elements: contents.elements.count, pages: contents.pages.count, edits: contents.edits)
+            return contents.extent
         }
     }
 

@@ -28,9 +28,11 @@ extension PagedList {
     /// The position of the item with `id`: through the list's keys when they are the ids, by a
     /// search otherwise.
     func firstIndex(ofID id: Element.ID, key: DeduplicationKey<Element>?) -> Int? where Element: Identifiable {
-        guard let key, key.isID, storage.tracksKeys else { return firstIndex { $0.id == id } }
-        guard let position = storage.position(of: key.value(ofID: id)) else { return nil }
-        return position < count && self[position].id == id ? position : firstIndex { $0.id == id }
+        switch keyedPosition(ofID: id, key: key) {
+        case .at(let position): position
+        case .notHeld: nil
+        case nil: firstIndex { $0.id == id }
+        }
     }
 
     /// Removes the item at `index`, keeping the page counts in step.
@@ -53,14 +55,24 @@ extension PagedList {
     private func indexedPositions(of byID: [Element.ID: Element], key: DeduplicationKey<Element>?)
         -> [(index: Int, element: Element)]? where Element: Identifiable
     {
-        guard let key, key.isID, storage.tracksKeys else { return nil }
         var held: [(index: Int, element: Element)] = []
         for (id, element) in byID {
-            guard let position = storage.position(of: key.value(ofID: id)) else { continue }
-            guard position < count, self[position].id == id else { return nil }
-            held.append((position, element))
+            switch keyedPosition(ofID: id, key: key) {
+            case .at(let position): held.append((position, element))
+            case .notHeld: continue
+            case nil: return nil
+            }
         }
         return held
+    }
+
+    /// Where the item with `id` is, found through the list's keys; `nil` when they cannot
+    /// tell (the keys are not the ids, or the position found holds another item).
+    private func keyedPosition(ofID id: Element.ID, key: DeduplicationKey<Element>?) -> KeyedPosition?
+    where Element: Identifiable {
+        guard let key, key.isID, storage.tracksKeys else { return nil }
+        guard let position = storage.position(of: key.value(ofID: id)) else { return .notHeld }
+        return position < count && self[position].id == id ? .at(position) : nil
     }
 
     /// Replaces the items at the positions `changes` gives: in place when this version sees
@@ -74,4 +86,10 @@ extension PagedList {
             for change in changes { elements[change.index] = change.element }
         }
     }
+}
+
+/// What a list's keys say of an id: held at a position, or not held.
+private enum KeyedPosition {
+    case at(Int)
+    case notHeld
 }
