@@ -97,6 +97,34 @@ private func start(_ machine: inout Machine, _ input: Int, sourceLocation: Sourc
         #expect(machine.lastError != nil, "the last error stays readable while reloading")
     }
 
+    /// An error outside a load (a page that joined the list without what it could not read)
+    /// keeps the content; a local edit after it keeps the phase; a load decides the state.
+    @Test func anErrorOutsideALoadKeepsTheContentUntilALoadSettles() throws {
+        var machine = Machine()
+        let reportedUnloaded = machine.report(Failure(input: 0))
+        #expect(!reportedUnloaded, "nothing to keep before the first value")
+        #expect(machine.state == .unloaded)
+        let first = try start(&machine, 1)
+        machine.receive(5, isEmpty: false, from: first.id)
+        _ = machine.finish(first.id)
+        _ = machine.takeChanges()
+
+        let reported = machine.report(Failure(input: 6))
+        #expect(reported)
+        #expect(machine.state == .error(Failure(input: 6), previous: 5))
+        #expect(machine.lastError as? Failure == Failure(input: 6))
+        #expect(machine.takeChanges() == [.state, .error])
+        machine.replaceContent(7, isEmpty: false)
+        #expect(machine.state == .error(Failure(input: 6), previous: 7), "an edit keeps the phase")
+
+        let load = try start(&machine, 2)
+        let reportedWhileLoading = machine.report(Failure(input: 8))
+        #expect(!reportedWhileLoading, "while a load runs, its result decides")
+        #expect(machine.state == .loading(previous: 7))
+        machine.receive(9, isEmpty: false, from: load.id)
+        #expect(machine.state == .success(9))
+    }
+
     @Test func finishingWithoutAValueSettlesEmpty() throws {
         var machine = Machine()
         machine.receive(5, isEmpty: false, from: try start(&machine, 1).id)

@@ -57,9 +57,11 @@ extension PagingListViewModel {
         let task = Task { [weak self] in
             defer { settle.resolve(()) }
             do {
-                let page = try await loadPage(input, request.cursor)
+                let served = try await loadPage(input, request.cursor)
                 guard let self else { return }
-                self.add(try self.checked(page), requested: request, by: load, heardSince: heard)
+                let added = self.add(try self.checked(served.page), requested: request, by: load, heardSince: heard)
+                // NB: what of the page could not be served is an error beside the list that shows the page.
+                if added, let problem = served.problem, self.machine.report(problem) { self.publish() }
             } catch {
                 self?.pageFailed(error, by: load)
             }
@@ -79,11 +81,13 @@ extension PagingListViewModel {
     /// Adds `page` at its load's end of the list, if that load is still the one awaited there.
     /// When the page window drops pages from the other end, a page loading there is cancelled:
     /// it would no longer join the list.
+    ///
+    /// - Returns: Whether the page joined the list.
     private func add(
         _ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>, by load: PageLoad, heardSince heard: Int
-    ) {
+    ) -> Bool {
         let direction = load.direction
-        guard isCurrent(load), var list = storedState.content, list.origin === load.origin else { return }
+        guard isCurrent(load), var list = storedState.content, list.origin === load.origin else { return false }
         let droppedOtherEnd: Bool
         switch direction {
         case .next: droppedOtherEnd = list.append(page, requested: request, window: pageWindow, key: deduplicationKey)
@@ -96,6 +100,7 @@ extension PagingListViewModel {
         end(direction).activity = .idle
         end(direction).shared.resolveSettle()
         replaceContent(with: list)
+        return true
     }
 
     private func pageFailed(_ error: any Error, by load: PageLoad) {

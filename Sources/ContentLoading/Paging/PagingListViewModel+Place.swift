@@ -39,8 +39,9 @@ struct PlaceAnchor<Element>: Sendable {
 
 extension PagingListViewModel {
     /// Extends a refreshed list with next pages until it holds the anchor, then keeps the
-    /// anchor's place.
-    typealias PlaceKeeper = @Sendable (PagedList<Element, Cursor>) async throws -> PagedList<Element, Cursor>
+    /// anchor's place; with the first problem a page it loaded came with.
+    typealias PlaceKeeper =
+        @Sendable (PagedList<Element, Cursor>) async throws -> (list: PagedList<Element, Cursor>, problem: (any Error)?)
 
     /// What keeps the anchor's place in the list a refresh for `input` loads, or `nil` when the
     /// list shown does not hold the anchor.
@@ -51,7 +52,7 @@ extension PagingListViewModel {
         // NB: past the anchor's page, one page at most, and only when the window keeps both.
         let pagesPast = window.map { $0 >= 2 ? 1 : 0 } ?? 1
         return { [weak self] list in
-            var list = list
+            var (list, problem) = (list, (any Error)?.none)
             var (pages, past) = (1, 0)
             while pages < pageLimit, let request = list.nextRequest {
                 if let index = list.firstIndex(where: anchor.matches) {
@@ -59,11 +60,12 @@ extension PagingListViewModel {
                     past += 1
                 }
                 try Task.checkCancellation()
-                let page = try Self.checked(await loadPage(input, request.cursor), key: key)
-                list.append(page, requested: request, window: window, key: key)
+                let served = try await loadPage(input, request.cursor)
+                problem = problem ?? served.problem
+                list.append(try Self.checked(served.page, key: key), requested: request, window: window, key: key)
                 pages += 1
             }
-            return await self?.placed(list) ?? list
+            return (await self?.placed(list) ?? list, problem)
         }
     }
 

@@ -15,6 +15,10 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
     /// modified"), the list shown stays as it is and nothing is written. Items are told apart
     /// by their id: an item already in the list is skipped when pages overlap.
     ///
+    /// A page the source serves without part of it (an element it could not read, an id
+    /// another of its pages holds) joins the list with the source's error beside it: the state
+    /// becomes ``ContentLoadingState/error(_:previous:)`` with the list.
+    ///
     /// - Parameters:
     ///   - refreshPolicy: What a refresh does while the first page loads.
     ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
@@ -98,11 +102,15 @@ extension PagingListViewModel {
                     await send(.error(error))
                 }
             }
-            if let page = try await source.refreshedInitialPage(input) {
-                var list = try Self.firstList(page, input: input, key: key)
-                if let keepPlace { list = try await keepPlace(list) }
+            if let served = try await source.refreshedInitialPage(input) {
+                var (list, problem) = (try Self.firstList(served.page, input: input, key: key), served.problem)
+                if let keepPlace {
+                    let kept = try await keepPlace(list)
+                    (list, problem) = (kept.list, problem ?? kept.problem)
+                }
                 guard let merged = await self?.withHeardChanges(since: heard, list) else { return }
                 await send(.value(merged))
+                if let problem { await send(.error(problem)) }
             } else if let shown = await self?.content {
                 await send(.value(shown))
             }
@@ -114,9 +122,9 @@ extension PagingListViewModel {
 
 /// The functions of a ``PagingSource``, for a model of any element type.
 struct PagingSourceOperations<Input: Sendable, Element: Sendable, Cursor: Sendable>: Sendable {
-    let storedInitialPage: @Sendable (Input) async throws -> (page: Page<Element, Cursor>, problem: (any Error)?)?
-    let refreshedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
-    let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> Page<Element, Cursor>
+    let storedInitialPage: @Sendable (Input) async throws -> ServedPage<Element, Cursor>?
+    let refreshedInitialPage: @Sendable (Input) async throws -> ServedPage<Element, Cursor>?
+    let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> ServedPage<Element, Cursor>
 }
 
 extension PagingSourceChange {

@@ -166,7 +166,7 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     ///
     /// - Returns: The page's items and the cursors of the pages around it (`nil`: none that way).
     nonisolated open func loadPage(_ input: Input, cursor: Cursor?) async throws -> Page<Element, Cursor> {
-        if let source { return try await source.page(input, cursor, .next) }
+        if let source { return try await source.page(input, cursor, .next).page }
         guard let pageOperation else {
             preconditionFailure("\(Self.self) must override loadPage(_:cursor:) or be created with init(loadPage:)")
         }
@@ -186,7 +186,9 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         if let source { return sourceProducer(source, for: input, keepingPlace: keepPlace) }
         guard let keepPlace else { return super.producer(for: input) }
         let (loadPage, key) = (pageFunction(.next), deduplicationKey)
-        return .load { try await keepPlace(Self.firstList(await loadPage(input, nil), input: input, key: key)) }
+        return .load {
+            try await keepPlace(Self.firstList(await loadPage(input, nil).page, input: input, key: key)).list
+        }
     }
 
     /// Loads the first page. Paging models override ``loadPage(_:cursor:)`` instead.
@@ -194,15 +196,17 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         try Self.firstList(await loadPage(input, cursor: nil), input: input, key: deduplicationKey)
     }
 
-    /// What loads a page at `direction`'s end: the source's (stored, or fetched and stored),
-    /// the `init(loadPage:)` function, or ``loadPage(_:cursor:)`` on the model, which it holds
-    /// only for the call.
-    func pageFunction(_ direction: PagingDirection) -> @Sendable (Input, Cursor?) async throws -> Page<Element, Cursor>
+    /// What loads a page at `direction`'s end: the source's (stored, or fetched and stored,
+    /// with what of it could not be served), the `init(loadPage:)` function, or
+    /// ``loadPage(_:cursor:)`` on the model, which it holds only for the call.
+    func pageFunction(_ direction: PagingDirection)
+        -> @Sendable (Input, Cursor?) async throws -> ServedPage<Element, Cursor>
     {
         if let source { return { input, cursor in try await source.page(input, cursor, direction) } }
-        return pageOperation ?? { [weak self] input, cursor in
+        if let pageOperation { return { input, cursor in (try await pageOperation(input, cursor), nil) } }
+        return { [weak self] input, cursor in
             guard let self else { throw CancellationError() }
-            return try await self.loadPage(input, cursor: cursor)
+            return (try await self.loadPage(input, cursor: cursor), nil)
         }
     }
 

@@ -12,25 +12,22 @@
 /// ```
 public struct PagingSource<Input: Sendable, Element: Identifiable & Sendable, Cursor: Sendable>: Sendable
 where Element.ID: Sendable {
-    /// The initial page as stored, and what of it could not be read (shown as an error event
-    /// beside it); `nil` when none is stored.
-    package let storedInitialPage:
-        @Sendable (Input) async throws -> (page: Page<Element, Cursor>, problem: (any Error)?)?
+    /// The initial page as stored; `nil` when none is stored.
+    package let storedInitialPage: @Sendable (Input) async throws -> ServedPage<Element, Cursor>?
     /// The initial page from the source, stored; `nil` when the stored one is current (the
     /// source answered "not modified": nothing was written).
-    package let refreshedInitialPage: @Sendable (Input) async throws -> Page<Element, Cursor>?
+    package let refreshedInitialPage: @Sendable (Input) async throws -> ServedPage<Element, Cursor>?
     /// The page at a cursor (`nil`: the initial page) joining the list at an end: the stored
     /// one when there is one, otherwise the source's, stored next to the page that asked for it.
-    package let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> Page<Element, Cursor>
+    package let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> ServedPage<Element, Cursor>
     /// Adds a listener for the changes made to elements elsewhere (saves and removals through
     /// the store, pages other lists stored); the listener returns `false` once it is gone.
     package let listen: @Sendable (_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) -> Void
 
     package init(
-        storedInitialPage:
-            @escaping @Sendable (Input) async throws -> (page: Page<Element, Cursor>, problem: (any Error)?)?,
-        refreshedInitialPage: @escaping @Sendable (Input) async throws -> Page<Element, Cursor>?,
-        page: @escaping @Sendable (Input, Cursor?, PagingDirection) async throws -> Page<Element, Cursor>,
+        storedInitialPage: @escaping @Sendable (Input) async throws -> ServedPage<Element, Cursor>?,
+        refreshedInitialPage: @escaping @Sendable (Input) async throws -> ServedPage<Element, Cursor>?,
+        page: @escaping @Sendable (Input, Cursor?, PagingDirection) async throws -> ServedPage<Element, Cursor>,
         listen:
             @escaping @Sendable (_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) -> Void
     ) {
@@ -40,6 +37,10 @@ where Element.ID: Sendable {
         self.listen = listen
     }
 }
+
+/// A page as a store serves it, and what of it could not be served (an element whose row does
+/// not read, an id another page holds too), which the model shows as an error beside the page.
+package typealias ServedPage<Element: Sendable, Cursor: Sendable> = (page: Page<Element, Cursor>, problem: (any Error)?)
 
 /// Elements saved, or one removed, somewhere other than the paging model that hears it.
 package struct PagingSourceChange<Element: Identifiable & Sendable>: Sendable where Element.ID: Sendable {

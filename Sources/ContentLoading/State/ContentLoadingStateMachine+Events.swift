@@ -63,6 +63,23 @@ extension ContentLoadingStateMachine {
         return true
     }
 
+    /// An error met outside a load, beside content that is still good: a local edit that was
+    /// only partly done, such as a page that joined the list without the items it could not
+    /// read. The state becomes `error` with the content kept, as for ``report(_:from:)``; the
+    /// next value (a refresh's, or ``replaceContent(_:isEmpty:)``'s, which keeps the phase)
+    /// shows with it until a load settles.
+    ///
+    /// - Returns: `false`, changing nothing, while a load runs (its result decides the state)
+    ///   or when there is no content to keep.
+    @discardableResult
+    @inlinable public mutating func report(_ error: any Error) -> Bool {
+        guard activeLoad == nil, state.content != nil else { return false }
+        setState(.error(error, previous: state.content), contentChanged: false)
+        storedLastError = error
+        changes.insert(.error)
+        return true
+    }
+
     /// Load `id`, which keeps running (an observation), has done what its refresh asked for:
     /// a cached loader's revalidation ended and what it fetched is stored and shown. The
     /// refreshes it serves are complete; later values from `id` still arrive.

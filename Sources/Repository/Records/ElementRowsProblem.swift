@@ -1,5 +1,6 @@
-/// What of a stored list (or page) could not be served: elements whose rows do not decode,
-/// and elements the list holds whose rows are missing from the file. The rest is served.
+/// What of a stored list (or page) could not be served as it is: elements whose rows do not
+/// decode, elements the list holds whose rows are missing from the file, and ids held twice
+/// (in the list, or on two pages of a paged list). The rest is served.
 struct ElementRowsProblem: Error {
     /// The ids whose rows do not decode.
     var undecodable: [String] = []
@@ -7,11 +8,18 @@ struct ElementRowsProblem: Error {
     var decodingError: (any Error)?
     /// The ids the list holds (membership rows) with no element row.
     var missing: [String] = []
+    /// The ids the list (or page) holds more than once: the first is served.
+    var repeated: [String] = []
+    /// The ids of a page that another page of its list holds too: the list shows the first.
+    var onOtherPages: [String] = []
     /// The element type.
     let type: Any.Type
 
-    /// Every id named: their rows (and membership rows) can go, as no read can use them.
+    /// Every id whose row can go, as no read can use it (one held twice is fine).
     var ids: [String] { undecodable + missing }
+
+    /// Whether anything could not be served as it is.
+    var isEmpty: Bool { ids.isEmpty && repeated.isEmpty && onOtherPages.isEmpty }
 
     /// The operation a ``CacheError`` names: "decode" when a row does not decode, else "read".
     var operation: String { undecodable.isEmpty ? "read" : "decode" }
@@ -28,12 +36,21 @@ struct ElementRowsProblem: Error {
                     : "its elements \(undecodable.joined(separator: ", ")) do not decode as \(type) (the first: \(error))"
             )
         }
-        if let first = missing.first {
-            parts.append(
-                missing.count == 1
-                    ? "its element \(first) is missing from the file"
-                    : "its elements \(missing.joined(separator: ", ")) are missing from the file")
-        }
+        parts += [
+            Self.clause(missing, one: "is missing from the file", many: "are missing from the file"),
+            Self.clause(
+                repeated, one: "is held twice (the first is served)",
+                many: "are held twice (the first of each is served)"),
+            Self.clause(
+                onOtherPages, one: "is on another page of the list too (the list shows it once, where it is first)",
+                many: "are on other pages of the list too (the list shows each once, where it is first)"),
+        ].compactMap { $0 }
         return (parts + ["the rest is served"]).joined(separator: "; ")
+    }
+
+    /// "its element 7 `one`", "its elements 7, 9 `many`", or `nil` for no ids.
+    private static func clause(_ ids: [String], one: String, many: String) -> String? {
+        guard let first = ids.first else { return nil }
+        return ids.count == 1 ? "its element \(first) \(one)" : "its elements \(ids.joined(separator: ", ")) \(many)"
     }
 }

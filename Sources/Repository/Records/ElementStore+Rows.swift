@@ -10,14 +10,20 @@ extension ElementStore {
 
     /// The elements whose ids `ids` (encoded) lists, in that order, from their stored `rows`
     /// (`nil`: held, with no row). An id the list no longer holds (the element was removed) is
-    /// left out; so is one whose row is missing or does not decode, named in `problem`.
+    /// left out; so is one whose row is missing or does not decode, and one listed again after
+    /// its first place, named in `problem`.
     ///
     /// - Throws: When `ids` itself does not decode.
     func decoded(ids: Data, rows: [String: Data?]) throws -> (elements: [Element], problem: ElementRowsProblem?) {
         let decoder = JSONDecoder()
         var problem = ElementRowsProblem(type: Element.self)
+        var served = Set<String>()
         let elements = try decoder.decode([String].self, from: ids).compactMap { id -> Element? in
             guard let held = rows[id] else { return nil }
+            guard served.insert(id).inserted else {
+                problem.repeated.append(id)
+                return nil
+            }
             guard let row = held else {
                 problem.missing.append(id)
                 return nil
@@ -30,7 +36,7 @@ extension ElementStore {
                 return nil
             }
         }
-        return (elements, problem.ids.isEmpty ? nil : problem)
+        return (elements, problem.isEmpty ? nil : problem)
     }
 
     /// Removes the rows of the elements `problem` names, which no read can use (and the

@@ -35,7 +35,7 @@ extension PagingSource where Input == Void, Element: Codable, Element.ID: CacheK
     ) -> PagingSource {
         let pages = PersistedPages(store: store, key: key, fetch: pagesIfChanged)
         return PagingSource(
-            storedInitialPage: { _ in try await pages.stored(nil).map { ($0.page, $0.problem) } },
+            storedInitialPage: { _ in try await pages.stored(nil) },
             refreshedInitialPage: { _ in try await pages.refreshedInitialPage() },
             page: { _, cursor, direction in try await pages.page(cursor, direction) },
             listen: { listener in pages.listen(listener) })

@@ -29,9 +29,10 @@ where Element.ID: CacheKey {
     private var disk: DiskCache { store.disk }
 
     /// The page `cursor` (`nil`: the initial page) loaded, as stored, and what of it could not
-    /// be read: its elements whose rows do not decode are left out and their rows removed, so
-    /// the next read serves the page without an error. `nil` when the page is not stored.
-    func stored(_ cursor: Cursor?) async throws -> (page: Page<Element, Cursor>, problem: CacheError?)? {
+    /// be read: its elements whose rows are missing or do not decode are left out and those
+    /// rows removed, so the next read serves the page without an error; an id it holds twice
+    /// is served once. `nil` when the page is not stored.
+    func stored(_ cursor: Cursor?) async throws -> ServedPage<Element, Cursor>? {
         let request = try cursor.map(Self.encoded)
         let stored: DiskCache.StoredPage?
         do {
@@ -46,9 +47,10 @@ where Element.ID: CacheKey {
         return (page, failure(problem.operation, problem))
     }
 
-    /// The initial page from the source, asked with the stored page's validators, and stored;
-    /// `nil` when the source answered "not modified" (nothing is written).
-    func refreshedInitialPage() async throws -> Page<Element, Cursor>? {
+    /// The initial page from the source, asked with the stored page's validators, and stored,
+    /// with what of it another stored page holds; `nil` when the source answered "not
+    /// modified" (nothing is written).
+    func refreshedInitialPage() async throws -> ServedPage<Element, Cursor>? {
         let validators = try? await disk.storedPageValidators(of: listKey, request: nil)
         let started = disk.latestVersion
         switch try await fetch(nil, validators ?? .none) {
@@ -60,16 +62,11 @@ where Element.ID: CacheKey {
     }
 
     /// The page at `cursor` joining the list at `direction`'s end: the stored one, or the
-    /// source's, stored next to the page whose cursor asked for it.
-    ///
-    /// A stored page with elements that do not decode fails with an error naming them; loaded
-    /// again, it comes without them.
-    func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> Page<Element, Cursor> {
-        if let stored = try await stored(cursor) {
-            if let problem = stored.problem { throw problem }
-            return stored.page
-        }
-        guard let cursor else { return try await refreshedInitialPage() ?? Page(items: [], nextCursor: nil) }
+    /// source's, stored next to the page whose cursor asked for it; with what of it could not
+    /// be served (see ``stored(_:)`` and ``write(_:at:validators:keepingWritesAfter:)``).
+    func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
+        if let stored = try await stored(cursor) { return stored }
+        guard let cursor else { return try await refreshedInitialPage() ?? (Page(items: [], nextCursor: nil), nil) }
         let started = disk.latestVersion
         guard case .modified(let page, let validators) = try await fetch(cursor, .none) else {
             throw UnexpectedNotModified(key: key)
@@ -100,12 +97,15 @@ where Element.ID: CacheKey {
     /// is kept in place of the fetched one. A page no stored page asks for any more is
     /// returned as fetched, not stored.
     ///
+    /// An id of `page` that another stored page of the list holds too is stored on both (the
+    /// list shows it once, where it is first) and named in the problem returned.
+    ///
     /// - Throws: A ``CacheError`` naming the list and the id when `page` holds an id twice (the
     ///   kit's rule for duplicate ids): nothing is written.
     private func write(
         _ page: Page<Element, Cursor>, at placement: DiskCache.PagePlacement, validators: Validators,
         keepingWritesAfter started: UInt64
-    ) async throws -> Page<Element, Cursor> {
+    ) async throws -> ServedPage<Element, Cursor> {
         do {
             try DuplicateIDError.check(page.items)
         } catch {
@@ -113,7 +113,7 @@ where Element.ID: CacheKey {
         }
         return try await store.versions.sharing {
             let fetchedAt = store.now()
-            let written: (version: UInt64, kept: [String: Data])?
+            let written: (version: UInt64, kept: [String: Data], onOtherPages: [String])?
             do {
                 let elements = try store.encoded(page.items)
                 written = try await disk.writePage(
@@ -125,14 +125,17 @@ where Element.ID: CacheKey {
             } catch {
                 throw failure("write", error)
             }
-            guard let written else { return page }
+            guard let written else { return (page, nil) }
             var stored = page
             stored.items = store.keeping(written.kept, in: page.items)
             await store.share(
                 ElementChange(
                     saved: stored.items, version: written.version, writtenAt: fetchedAt,
                     source: (ObjectIdentifier(origin), listKey)))
-            return stored
+            guard !written.onOtherPages.isEmpty else { return (stored, nil) }
+            var problem = ElementRowsProblem(type: Element.self)
+            problem.onOtherPages = written.onOtherPages
+            return (stored, failure("store", problem))
         }
     }
 

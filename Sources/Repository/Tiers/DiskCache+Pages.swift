@@ -119,14 +119,15 @@ extension DiskCache {
     /// element's row (unless a write after `started` holds it: that one is kept), the page's
     /// membership rows, then its row. The stored pages beyond a cursor that changed go.
     ///
-    /// - Returns: The version and the stored data of the elements that were kept, by id; `nil`
-    ///   (nothing written) when no stored page asks for it (the list changed meanwhile).
+    /// - Returns: The version, the stored data of the elements that were kept, by id, and the
+    ///   ids of the page that another stored page of the list holds too; `nil` (nothing
+    ///   written) when no stored page asks for it (the list changed meanwhile).
     /// - Throws: ``SQLiteError`` when the write fails (nothing changes).
     func writePage(
         _ ids: Data, previousCursor: String?, nextCursor: String?, elements: [EncodedElement], type: String,
         of listKey: String, at placement: PagePlacement, fetchedAt: Date, validators: Validators,
         keepingWritesAfter started: UInt64?
-    ) async throws -> (version: UInt64, kept: [String: Data])? {
+    ) async throws -> (version: UInt64, kept: [String: Data], onOtherPages: [String])? {
         try await writeFault?(listKey)
         return try database.transaction(operation: "write the cache in") {
             guard let position = try position(of: placement, in: listKey) else { return nil }
@@ -136,6 +137,7 @@ extension DiskCache {
             try replaceMembers(
                 of: Self.pageMembersKey(listKey, position: position), type: type, with: Set(elements.map(\.id)))
             try dropPages(of: listKey, beyond: position, previousCursor: previousCursor, nextCursor: nextCursor)
+            let onOtherPages = try idsOnOtherPages(elements.map(\.id), type: type, of: listKey, besides: position)
             let insert = try database.prepare(
                 """
                 INSERT OR REPLACE INTO content_loading_list_pages (list_key, position, request, previous_cursor,
@@ -154,7 +156,7 @@ extension DiskCache {
             try insert.bind(validators.lastModified, at: 10)
             try insert.bind(Self.storedMaxAge(validators), at: 11)
             try insert.step()
-            return (version, kept)
+            return (version, kept, onOtherPages)
         }
     }
 
@@ -189,6 +191,29 @@ extension DiskCache {
         try select.bind(listKey, at: 1)
         try select.bind(cursor, at: 2)
         return try select.step() ? select.int(at: 0) + step : nil
+    }
+
+    /// The ids among `ids` (of elements of `type`) that a stored page of list `listKey` other
+    /// than the one at `position` holds: one lookup of the membership key per id.
+    private func idsOnOtherPages(_ ids: [String], type: String, of listKey: String, besides position: Int) throws
+        -> [String]
+    {
+        let select = try database.prepare(
+            """
+            SELECT 1 FROM content_loading_list_members
+                WHERE element_type = ? AND element_id = ? AND list_key > ? AND list_key < ? AND list_key != ? LIMIT 1
+            """, operation: "write the cache in")
+        // NB: the membership keys of the list's pages (list key, U+001F, position) sort after the
+        // list key with U+001F and before it with U+0020.
+        try select.bind(type, at: 1)
+        try select.bind("\(listKey)\u{1F}", at: 3)
+        try select.bind("\(listKey)\u{20}", at: 4)
+        try select.bind(Self.pageMembersKey(listKey, position: position), at: 5)
+        return try ids.filter { id in
+            try select.bind(id, at: 2)
+            defer { try? select.reset(clearingBindings: false) }
+            return try select.step()
+        }
     }
 
     /// Removes the stored pages beyond `position` on each side where the page stored there
