@@ -42,7 +42,7 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
             prefetchDistance: prefetchDistance, pageWindow: pageWindow, deduplicatingBy: .id,
             source: PagingSourceOperations(
                 storedInitialPage: source.storedInitialPage, refreshedInitialPage: source.refreshedInitialPage,
-                page: source.page))
+                page: source.page, isSameList: source.isSameList))
         // NB: the store keeps the listener, which holds the model weakly: it goes with the model.
         source.listen { [weak self] change in
             guard let self else { return false }
@@ -87,7 +87,10 @@ extension PagingListViewModel {
         _ source: PagingSourceOperations<Input, Element, Cursor>, for input: Input,
         keepingPlace keepPlace: PlaceKeeper?
     ) -> ContentProducer<PagedList<Element, Cursor>> {
-        let (key, showsNothing, heard) = (deduplicationKey, content == nil, heardChanges.mark)
+        // NB: a list shown for an input with another stored list is nothing shown for this one.
+        let shownInput = content.flatMap { $0.origin.input as? Input }
+        let showsNothing = shownInput.map { !source.isSameList($0, input) } ?? true
+        let (key, heard) = (deduplicationKey, heardChanges.mark)
         return .deferringLoading { [weak self] send, showLoading in
             if showsNothing {
                 do {
@@ -125,6 +128,7 @@ struct PagingSourceOperations<Input: Sendable, Element: Sendable, Cursor: Sendab
     let storedInitialPage: @Sendable (Input) async throws -> ServedPage<Element, Cursor>?
     let refreshedInitialPage: @Sendable (Input) async throws -> ServedPage<Element, Cursor>?
     let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> ServedPage<Element, Cursor>
+    let isSameList: @Sendable (Input, Input) -> Bool
 }
 
 extension PagingSourceChange {

@@ -20,6 +20,8 @@ where Element.ID: Sendable {
     /// The page at a cursor (`nil`: the initial page) joining the list at an end: the stored
     /// one when there is one, otherwise the source's, stored next to the page that asked for it.
     package let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> ServedPage<Element, Cursor>
+    /// Whether two inputs load the same stored list (a list shown for one is the other's).
+    package let isSameList: @Sendable (Input, Input) -> Bool
     /// Adds a listener for the changes made to elements elsewhere (saves and removals through
     /// the store, pages other lists stored); the listener returns `false` once it is gone.
     package let listen: @Sendable (_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) -> Void
@@ -28,12 +30,14 @@ where Element.ID: Sendable {
         storedInitialPage: @escaping @Sendable (Input) async throws -> ServedPage<Element, Cursor>?,
         refreshedInitialPage: @escaping @Sendable (Input) async throws -> ServedPage<Element, Cursor>?,
         page: @escaping @Sendable (Input, Cursor?, PagingDirection) async throws -> ServedPage<Element, Cursor>,
+        isSameList: @escaping @Sendable (Input, Input) -> Bool = { _, _ in true },
         listen:
             @escaping @Sendable (_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) -> Void
     ) {
         self.storedInitialPage = storedInitialPage
         self.refreshedInitialPage = refreshedInitialPage
         self.page = page
+        self.isSameList = isSameList
         self.listen = listen
     }
 }

@@ -1,27 +1,87 @@
 import ContentLoading
 import Foundation
 
-extension PagingSource where Input == Void, Element: Codable, Element.ID: CacheKey, Cursor: Codable {
-    /// Pages kept in `store` under `key`: a ``PagingListViewModel`` over them opens with the
-    /// pages stored (offline too), in order, with their cursors, and pages on through the
-    /// stored pages without a request, then from `pagesIfChanged`, storing each page it fetches.
+extension PagingSource where Element: Codable, Element.ID: CacheKey, Cursor: Codable {
+    /// Pages kept in `store`, one stored list per input under the key `key` gives it: a
+    /// ``PagingListViewModel`` over them opens with the pages stored for its input (offline
+    /// too), in order, with their cursors, and pages on through the stored pages without a
+    /// request, then from `pagesIfChanged`, storing each page it fetches.
     ///
     /// ```swift
-    /// let feed = PagingListViewModel(source: .persisted(in: contacts, key: "feed") { cursor, validators in
-    ///     try await api.contacts(after: cursor, ifNoneMatch: validators.entityTag)
-    /// })
+    /// let results = PagingListViewModel<String, Contact, String>(
+    ///     source: .persisted(in: contacts, key: { "search/\($0)" }) { query, cursor, validators in
+    ///         try await api.search(query, after: cursor, ifNoneMatch: validators.entityTag)
+    ///     })
+    /// await results.refresh("ada").completed()   // the pages stored for "ada", then the server's
     /// ```
     ///
     /// - A page, its cursors and its elements are written in one transaction: the file holds
     ///   all of them or none, whenever the app is killed. Each element is stored once (see
-    ///   ``ElementStore``), so a save through the store reaches the stored pages, every model
-    ///   showing them and every other list holding the element.
+    ///   ``ElementStore``), so a save through the store reaches the stored pages of every
+    ///   input, every model showing them and every other list holding the element.
     /// - A page is stored next to the stored page whose cursor asked for it. A page whose
     ///   cursor towards a neighbour changed (a refreshed initial page with another next cursor)
     ///   takes the stored pages beyond it on that side with it: the stored pages stay
     ///   contiguous, and the app keeps no cursors of its own.
     /// - A refresh asks for the initial page with the validators stored with it: "not modified"
     ///   (``FetchResult/notModified(_:)``) keeps the list and writes nothing.
+    /// - What of a stored or fetched page cannot be served (an element row that does not
+    ///   decode or is missing, an id another page of the list holds) is a ``CacheError``
+    ///   naming the list and the id, beside the rest of the page, which joins the list.
+    ///
+    /// - Parameters:
+    ///   - store: The store the pages' elements live in; its file keeps the pages.
+    ///   - key: The name in the store of the list an input loads. Inputs with one name share
+    ///     their stored pages.
+    ///   - pagesIfChanged: Fetches the page of an input at a cursor (`nil`: the initial page),
+    ///     or answers "not modified" when the validators (of the stored initial page; empty
+    ///     otherwise) are current.
+    public static func persisted(
+        in store: ElementStore<Element>, key: @escaping @Sendable (Input) -> String,
+        pagesIfChanged:
+            @escaping @Sendable (Input, Cursor?, Validators) async throws -> FetchResult<Page<Element, Cursor>>
+    ) -> PagingSource {
+        let pages: @Sendable (Input) -> PersistedPages<Element, Cursor> = { input in
+            PersistedPages(store: store, key: key(input)) { cursor, validators in
+                try await pagesIfChanged(input, cursor, validators)
+            }
+        }
+        return PagingSource(
+            storedInitialPage: { input in try await pages(input).stored(nil) },
+            refreshedInitialPage: { input in try await pages(input).refreshedInitialPage() },
+            page: { input, cursor, direction in try await pages(input).page(cursor, direction) },
+            isSameList: { key($0) == key($1) },
+            listen: { listener in PersistedPages<Element, Cursor>.listen(to: store, listener) })
+    }
+
+    /// Pages kept in `store`, one stored list per input (see the `pagesIfChanged` variant),
+    /// for a source that always returns the whole page.
+    ///
+    /// ```swift
+    /// let results = PagingListViewModel<String, Contact, String>(
+    ///     source: .persisted(in: contacts, key: { "search/\($0)" }) { query, cursor in
+    ///         try await api.search(query, after: cursor)
+    ///     })
+    /// ```
+    public static func persisted(
+        in store: ElementStore<Element>, key: @escaping @Sendable (Input) -> String,
+        pages: @escaping @Sendable (Input, Cursor?) async throws -> Page<Element, Cursor>
+    ) -> PagingSource {
+        persisted(in: store, key: key) { input, cursor, _ in .modified(try await pages(input, cursor), .none) }
+    }
+}
+
+extension PagingSource where Input == Void, Element: Codable, Element.ID: CacheKey, Cursor: Codable {
+    /// Pages kept in `store` under `key`: a ``PagingListViewModel`` over them opens with the
+    /// pages stored (offline too), in order, with their cursors, and pages on through the
+    /// stored pages without a request, then from `pagesIfChanged`, storing each page it fetches
+    /// (see the variant with an input for the details).
+    ///
+    /// ```swift
+    /// let feed = PagingListViewModel(source: .persisted(in: contacts, key: "feed") { cursor, validators in
+    ///     try await api.contacts(after: cursor, ifNoneMatch: validators.entityTag)
+    /// })
+    /// ```
     ///
     /// - Parameters:
     ///   - store: The store the pages' elements live in; its file keeps the pages.
@@ -33,12 +93,8 @@ extension PagingSource where Input == Void, Element: Codable, Element.ID: CacheK
         in store: ElementStore<Element>, key: String,
         pagesIfChanged: @escaping @Sendable (Cursor?, Validators) async throws -> FetchResult<Page<Element, Cursor>>
     ) -> PagingSource {
-        let pages = PersistedPages(store: store, key: key, fetch: pagesIfChanged)
-        return PagingSource(
-            storedInitialPage: { _ in try await pages.stored(nil) },
-            refreshedInitialPage: { _ in try await pages.refreshedInitialPage() },
-            page: { _, cursor, direction in try await pages.page(cursor, direction) },
-            listen: { listener in pages.listen(listener) })
+        persisted(in: store, key: { _ in key }) { _, cursor, validators in try await pagesIfChanged(cursor, validators)
+        }
     }
 
     /// Pages kept in `store` under `key` (see the `pagesIfChanged` variant), for a source that

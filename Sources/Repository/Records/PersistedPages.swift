@@ -77,13 +77,15 @@ where Element.ID: CacheKey {
             keepingWritesAfter: started)
     }
 
-    /// The store's changes as this list's model hears them: every save and removal, the list's
-    /// own page writes too (a page's element can be held by another page the model shows,
-    /// where de-duplication keeps the older item).
+    /// The changes to `store`'s elements as a paging model over its lists hears them: every
+    /// save and removal, the lists' own page writes too (a page's element can be held by
+    /// another page the model shows, where de-duplication keeps the older item).
     ///
     /// A change is heard with what tells whether a newer change of one of its elements came
     /// first: the model, which applies it later, leaves those out.
-    func listen(_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) {
+    static func listen(
+        to store: ElementStore<Element>, _ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool
+    ) {
         store.listen { change in
             await listener(
                 PagingSourceChange(saved: change.saved, removed: change.removed) { change.isSuperseded($0) })
