@@ -58,17 +58,18 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     public func save(_ element: Element) async throws {
         try await versions.sharing {
             let writtenAt = now()
-            let version: UInt64
+            let written: (version: UInt64, kept: Data?)
             do {
                 let data = try JSONEncoder().encode(element)
-                version = try await disk.writeElement(
+                written = try await disk.writeElement(
                     data, type: type, id: element.id.persistentKey, writtenAt: writtenAt, validators: .none,
-                    keepingWritesAfter: nil
-                ).version
+                    keepingWritesAfter: nil)
             } catch {
                 throw failure("write", element.id, error)
             }
-            await share(ElementChange(saved: [element], version: version, writtenAt: writtenAt))
+            // NB: with pending mutations, the element shows them over the value saved.
+            let shown = written.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) } ?? element
+            await share(ElementChange(saved: [shown], version: written.version, writtenAt: writtenAt))
         }
     }
 

@@ -57,9 +57,12 @@ extension DiskCache {
     }
 
     /// Writes the rows of `elements` of `type` at `version`, inside a write's transaction,
-    /// except those a write after `started` holds.
+    /// except those a write after `started` holds. An element with pending mutations (see
+    /// `DiskCache+Outbox.swift`) keeps the value fetched as its server value, and its row shows
+    /// the mutations over it.
     ///
-    /// - Returns: The stored data of the elements that were kept, by id.
+    /// - Returns: The stored data of the elements that were kept or show pending mutations, by
+    ///   id: what readers get in place of the value fetched.
     func upsertElements(
         _ elements: [EncodedElement], type: String, version: UInt64, writtenAt: Date,
         keepingWritesAfter started: UInt64?
@@ -67,10 +70,17 @@ extension DiskCache {
         let upsert = try elementUpsert()
         var kept: [String: Data] = [:]
         for element in elements {
+            // NB: an element with pending mutations shows them over the value fetched.
+            let shown = try shownValue(ofServerValue: element.data, type: type, id: element.id)
             let written = try upsertElement(
-                element.data, type: type, id: element.id, version: version, writtenAt: writtenAt,
+                shown ?? element.data, type: type, id: element.id, version: version, writtenAt: writtenAt,
                 validators: .none, keepingWritesAfter: started, using: upsert)
-            if !written { kept[element.id] = try storedElement(type: type, id: element.id)?.data }
+            if !written {
+                kept[element.id] = try storedElement(type: type, id: element.id)?.data
+            } else if let shown {
+                try keepServerValue(element.data, entityTag: nil, type: type, id: element.id)
+                kept[element.id] = shown
+            }
         }
         return kept
     }

@@ -107,10 +107,15 @@ extension DiskCache {
         try await writeFault?("\(type)|\(id)")
         return try database.transaction(operation: "write the cache in") {
             let version = try advanceVersion()
+            // NB: an element with pending mutations shows them over the value written.
+            let shown = try shownValue(ofServerValue: data, type: type, id: id)
             let written = try upsertElement(
-                data, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
+                shown ?? data, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
                 keepingWritesAfter: started, using: try elementUpsert())
-            return (version, written ? nil : try storedElement(type: type, id: id)?.data)
+            guard written else { return (version, try storedElement(type: type, id: id)?.data) }
+            guard let shown else { return (version, nil) }
+            try keepServerValue(data, entityTag: validators.entityTag, type: type, id: id)
+            return (version, shown)
         }
     }
 

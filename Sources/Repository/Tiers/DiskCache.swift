@@ -43,6 +43,10 @@ public actor DiskCache {
     var writeFault: (@Sendable (String) async throws -> Void)?
     /// The highest write version this connection has seen in the file.
     let seenVersion: Locked<UInt64>
+    /// The outboxes' overlays, by element type (see `DiskCache+Outbox.swift`).
+    var overlays: [String: ElementOverlay] = [:]
+    /// The elements with pending mutations (type, U+001F, id), whose server values are kept apart.
+    var pendingElements: Set<String>
 
     static let migrations = [
         """
@@ -78,6 +82,8 @@ public actor DiskCache {
         recordsSchema,
         // 6: the pages of paged lists (see `DiskCache+Pages.swift`).
         pagesSchema,
+        // 7: the outbox of mutations and the server values they apply to (see `DiskCache+Outbox.swift`).
+        outboxSchema,
     ]
 
     /// The highest valid version stored, 0 when none.
@@ -113,6 +119,7 @@ public actor DiskCache {
         let counter = try database.prepare(
             "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "read the cache in")
         seenVersion = Locked(try counter.step() ? UInt64(max(0, counter.int(at: 0))) : 0)
+        pendingElements = try Self.pendingElements(in: database)
     }
 
     /// The bytes the stored keys and values take, measured (a stored size is not trusted).

@@ -1,0 +1,271 @@
+import ContentLoading
+import Foundation
+
+/// The outbox: mutations performed and not yet confirmed by the server, in the order they were
+/// performed, each with the idempotency key it is sent with (`content_loading_outbox`); and,
+/// for each element with pending mutations, its server value kept apart
+/// (`content_loading_element_bases`). The element's own row holds what readers see: its server
+/// value with the pending mutations applied, in order, by the element type's ``ElementOverlay``.
+/// A mutation, its base and the element row it changes are written in one transaction.
+extension DiskCache {
+    static let outboxSchema = """
+        CREATE TABLE content_loading_outbox (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            element_type TEXT NOT NULL,
+            element_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            payload BLOB NOT NULL,
+            idempotency_key TEXT NOT NULL,
+            performed_at REAL NOT NULL,
+            set_aside TEXT
+        );
+        CREATE INDEX content_loading_outbox_by_element ON content_loading_outbox (element_type, element_id, sequence);
+        CREATE TABLE content_loading_element_bases (
+            type TEXT NOT NULL,
+            id TEXT NOT NULL,
+            value BLOB,
+            entity_tag TEXT,
+            PRIMARY KEY (type, id)
+        ) WITHOUT ROWID
+        """
+
+    /// One stored mutation.
+    struct StoredMutation: Sendable {
+        let sequence: Int
+        let elementType: String
+        let elementID: String
+        /// The mutation type's stored name.
+        let name: String
+        let payload: Data
+        let idempotencyKey: String
+        let performedAt: Date
+    }
+
+    /// An element's server value and the entity tag it came with (`value` `nil`: not stored).
+    struct ElementBase: Sendable {
+        let value: Data?
+        let entityTag: String?
+    }
+
+    /// The value readers see of an element: `server` (its server value) with `mutations`
+    /// applied, in order. Throws when a mutation does not decode.
+    typealias ElementOverlay = @Sendable (_ server: Data, _ mutations: [StoredMutation]) throws -> Data
+
+    /// Makes `overlay` compute the shown value of the elements of `type` with pending mutations.
+    func setOverlay(_ overlay: @escaping ElementOverlay, for type: String) {
+        overlays[type] = overlay
+    }
+
+    /// Records a mutation of element `id` of `type` and shows it, in one transaction: the
+    /// element's server value is kept apart (the first time), the mutation is added to the
+    /// outbox, and the element row becomes the server value with every pending mutation of the
+    /// element applied (by the type's overlay).
+    ///
+    /// - Returns: The version and the element's shown value; `nil` when the element is not
+    ///   stored (the mutation waits in the outbox all the same).
+    func recordMutation(
+        type: String, id: String, name: String, payload: Data, idempotencyKey: String, performedAt: Date
+    ) async throws -> (version: UInt64, shown: Data?, sequence: Int) {
+        try await writeFault?("\(type)|\(id)")
+        return try database.transaction(operation: "write the outbox in") {
+            let version = try advanceVersion()
+            let base = try keptBase(type: type, id: id)
+            let insert = try database.prepare(
+                """
+                INSERT INTO content_loading_outbox (element_type, element_id, name, payload, idempotency_key, performed_at)
+                    VALUES (?, ?, ?, ?, ?, ?) RETURNING sequence
+                """, operation: "write the outbox in")
+            try insert.bind(type, at: 1)
+            try insert.bind(id, at: 2)
+            try insert.bind(name, at: 3)
+            try insert.bind(payload, at: 4)
+            try insert.bind(idempotencyKey, at: 5)
+            try insert.bind(performedAt.timeIntervalSince1970, at: 6)
+            guard try insert.step() else { throw CorruptEntry(reason: "the outbox gave no sequence") }
+            let sequence = insert.int(at: 0)
+            while try insert.step() {}
+            let shown = try showPending(type: type, id: id, base: base, version: version, writtenAt: performedAt)
+            return (version, shown, sequence)
+        }
+    }
+
+    /// Removes mutation `sequence` of element `id` of `type` from the outbox, in one
+    /// transaction with what it changes: when `confirmed`, the element's server value becomes
+    /// `serverValue` (or, without one, the server value with the mutation applied); the element
+    /// row shows the server value with the mutations still pending applied, or the server value
+    /// alone when none is, and then the kept server value goes.
+    ///
+    /// - Returns: The version and the element's shown value (`nil`: not stored).
+    func settleMutation(
+        _ mutation: StoredMutation, confirmed: Bool, serverValue: Data?, entityTag: String?, writtenAt: Date
+    ) async throws -> (version: UInt64, shown: Data?) {
+        let (type, id) = (mutation.elementType, mutation.elementID)
+        try await writeFault?("\(type)|\(id)")
+        return try database.transaction(operation: "write the outbox in") {
+            let version = try advanceVersion()
+            var base = try keptBase(type: type, id: id)
+            if confirmed {
+                if let serverValue {
+                    base = ElementBase(value: serverValue, entityTag: entityTag)
+                } else if let value = base.value, let overlay = overlays[type] {
+                    base = ElementBase(value: try overlay(value, [mutation]), entityTag: entityTag ?? base.entityTag)
+                }
+                try writeBase(base, type: type, id: id)
+            }
+            let delete = try database.prepare(
+                "DELETE FROM content_loading_outbox WHERE sequence = ?", operation: "write the outbox in")
+            try delete.bind(mutation.sequence, at: 1)
+            try delete.step()
+            let shown = try showPending(type: type, id: id, base: base, version: version, writtenAt: writtenAt)
+            return (version, shown)
+        }
+    }
+
+    /// The mutations of elements of `type` in the outbox and not set aside, in the order they
+    /// were performed.
+    func storedMutations(type: String) throws -> [StoredMutation] {
+        let select = try database.prepare(
+            """
+            SELECT sequence, element_type, element_id, name, payload, idempotency_key, performed_at
+                FROM content_loading_outbox WHERE element_type = ? AND set_aside IS NULL ORDER BY sequence
+            """, operation: "read the outbox in")
+        try select.bind(type, at: 1)
+        var mutations: [StoredMutation] = []
+        while try select.step() { mutations.append(try Self.mutation(select)) }
+        return mutations
+    }
+
+    /// How many mutations of elements of `type` (of element `id`, when given) are pending.
+    func pendingMutationCount(type: String, id: String?) throws -> Int {
+        let select = try database.prepare(
+            """
+            SELECT count(*) FROM content_loading_outbox
+                WHERE element_type = ?1 AND (?2 IS NULL OR element_id = ?2) AND set_aside IS NULL
+            """, operation: "read the outbox in")
+        try select.bind(type, at: 1)
+        try select.bind(id, at: 2)
+        return try select.step() ? select.int(at: 0) : 0
+    }
+
+    /// Sets mutation `sequence` aside with `reason` (it cannot be sent): it stays in the file,
+    /// out of the queue.
+    func setMutationAside(_ sequence: Int, reason: String) async throws {
+        try await writeFault?("outbox|\(sequence)")
+        try database.transaction(operation: "write the outbox in") {
+            let update = try database.prepare(
+                "UPDATE content_loading_outbox SET set_aside = ? WHERE sequence = ?", operation: "write the outbox in")
+            try update.bind(reason, at: 1)
+            try update.bind(sequence, at: 2)
+            try update.step()
+        }
+    }
+
+    /// The server value of element `id` of `type` kept apart while it has pending mutations;
+    /// `nil` when it has none.
+    func base(type: String, id: String) throws -> ElementBase? {
+        let select = try database.prepare(
+            "SELECT value, entity_tag FROM content_loading_element_bases WHERE type = ? AND id = ?",
+            operation: "read the outbox in")
+        try select.bind(type, at: 1)
+        try select.bind(id, at: 2)
+        guard try select.step() else { return nil }
+        return ElementBase(value: select.data(at: 0), entityTag: select.text(at: 1))
+    }
+
+    /// Inside a write of element rows: the value to store in the row of element `id` of
+    /// `type` when `data` is its server value and it has pending mutations (the one readers
+    /// see: `data` with them applied; when no overlay is set for the type yet, the row as it
+    /// is); `nil` when it has none, so `data` is its row. Then ``keepServerValue(_:entityTag:type:id:)``.
+    func shownValue(ofServerValue data: Data, type: String, id: String) throws -> Data? {
+        guard !pendingElements.isEmpty, pendingElements.contains(Self.pendingKey(type, id)) else { return nil }
+        guard let overlay = overlays[type] else { return try storedElement(type: type, id: id)?.data ?? data }
+        return try overlay(data, try pendingMutations(type: type, id: id))
+    }
+
+    /// Keeps `data` as the server value of element `id` of `type` (which has pending mutations).
+    func keepServerValue(_ data: Data, entityTag: String?, type: String, id: String) throws {
+        try writeBase(ElementBase(value: data, entityTag: entityTag), type: type, id: id)
+    }
+
+    /// The elements with a kept server value, as `pendingKey`s, read when the file is opened.
+    static func pendingElements(in database: SQLiteDatabase) throws -> Set<String> {
+        let select = try database.prepare(
+            "SELECT type, id FROM content_loading_element_bases", operation: "read the outbox in")
+        var keys = Set<String>()
+        while try select.step() { keys.insert(pendingKey(select.text(at: 0) ?? "", select.text(at: 1) ?? "")) }
+        return keys
+    }
+
+    // MARK: - Private
+
+    private static func pendingKey(_ type: String, _ id: String) -> String { "\(type)\u{1F}\(id)" }
+
+    /// The kept server value of element `id` of `type`; the first time, its row as it is now
+    /// (kept apart from here on).
+    private func keptBase(type: String, id: String) throws -> ElementBase {
+        if let base = try base(type: type, id: id) { return base }
+        let row = try storedElement(type: type, id: id)
+        let base = ElementBase(value: row?.data, entityTag: row?.validators.entityTag)
+        try writeBase(base, type: type, id: id)
+        return base
+    }
+
+    private func writeBase(_ base: ElementBase, type: String, id: String) throws {
+        let upsert = try database.prepare(
+            "INSERT OR REPLACE INTO content_loading_element_bases (type, id, value, entity_tag) VALUES (?, ?, ?, ?)",
+            operation: "write the outbox in")
+        try upsert.bind(type, at: 1)
+        try upsert.bind(id, at: 2)
+        try upsert.bind(base.value, at: 3)
+        try upsert.bind(base.entityTag, at: 4)
+        try upsert.step()
+        pendingElements.insert(Self.pendingKey(type, id))
+    }
+
+    /// Writes the row of element `id` of `type` as readers should see it: `base` with the
+    /// pending mutations applied; with none pending, `base` itself, and the kept base goes.
+    /// Returns the row written (`nil`: the element is not stored).
+    private func showPending(type: String, id: String, base: ElementBase, version: UInt64, writtenAt: Date) throws
+        -> Data?
+    {
+        let pending = try pendingMutations(type: type, id: id)
+        if pending.isEmpty {
+            let delete = try database.prepare(
+                "DELETE FROM content_loading_element_bases WHERE type = ? AND id = ?", operation: "write the outbox in")
+            try delete.bind(type, at: 1)
+            try delete.bind(id, at: 2)
+            try delete.step()
+            pendingElements.remove(Self.pendingKey(type, id))
+        }
+        guard let server = base.value, let stored = try storedElement(type: type, id: id) else { return nil }
+        let shown = try pending.isEmpty ? server : (overlays[type].map { try $0(server, pending) } ?? stored.data)
+        let validators = Validators(entityTag: base.entityTag, lastModified: nil, freshness: nil)
+        _ = try upsertElement(
+            shown, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
+            keepingWritesAfter: nil, using: try elementUpsert())
+        return shown
+    }
+
+    /// The pending mutations of element `id` of `type`, in order.
+    private func pendingMutations(type: String, id: String) throws -> [StoredMutation] {
+        let select = try database.prepare(
+            """
+            SELECT sequence, element_type, element_id, name, payload, idempotency_key, performed_at
+                FROM content_loading_outbox WHERE element_type = ? AND element_id = ? AND set_aside IS NULL
+                ORDER BY sequence
+            """, operation: "read the outbox in")
+        try select.bind(type, at: 1)
+        try select.bind(id, at: 2)
+        var mutations: [StoredMutation] = []
+        while try select.step() { mutations.append(try Self.mutation(select)) }
+        return mutations
+    }
+
+    private static func mutation(_ select: SQLiteStatement) throws -> StoredMutation {
+        guard let payload = select.data(at: 4) else { throw CorruptEntry(reason: "a mutation's payload is missing") }
+        return StoredMutation(
+            sequence: select.int(at: 0), elementType: select.text(at: 1) ?? "", elementID: select.text(at: 2) ?? "",
+            name: select.text(at: 3) ?? "", payload: payload, idempotencyKey: select.text(at: 5) ?? "",
+            performedAt: Date(timeIntervalSince1970: select.optionalDouble(at: 6) ?? 0))
+    }
+}

@@ -1,0 +1,54 @@
+/// An edit of one element that must reach the server: performed through an ``Outbox``, it is
+/// stored in the element store's file (so it is `Codable`), shown at once by every list, detail
+/// and paged list holding the element, and sent, now or after a relaunch.
+///
+/// ```swift
+/// struct Rename: Mutation {
+///     let id: Contact.ID
+///     let phone: String
+///
+///     var elementID: Contact.ID { id }
+///     func apply(to contact: inout Contact) { contact.phone = phone }
+///     func send(using client: APIClient, context: MutationContext<Contact>) async throws -> Contact? {
+///         let url = URL(string: "https://api.example.com/contacts/\(id)")!
+///         return try await client.send(
+///             .put(url, body: context.edited, ifMatch: context.entityTag, idempotencyKey: context.idempotencyKey))
+///     }
+/// }
+/// ```
+///
+/// The mutations of one element are sent one at a time, in the order they were performed;
+/// those of different elements are sent side by side.
+public protocol Mutation<Element, Environment>: Codable, Sendable {
+    /// The type of the element it edits.
+    associatedtype Element: Identifiable & Codable & Sendable where Element.ID: CacheKey
+    /// What ``send(using:context:)`` sends with (an `APIClient`, say): the outbox's.
+    associatedtype Environment: Sendable
+
+    /// The name the mutation is stored under, which finds its type again after a relaunch.
+    /// Defaults to the type's name; keep the old name when you rename the type.
+    static var mutationName: String { get }
+
+    /// The element it edits.
+    var elementID: Element.ID { get }
+
+    /// The edit: applied to the element as the server last gave it, after the mutations
+    /// performed before it, until the server confirms it. It must depend only on its own
+    /// stored properties and `element`.
+    func apply(to element: inout Element)
+
+    /// Sends the edit to the server.
+    ///
+    /// - Returns: The element as the server holds it now, which becomes the stored server
+    ///   value; `nil` when the server only said it is done (then the server value is taken to
+    ///   be the edit applied to the one the store had).
+    /// - Throws: An error that is transient (a ``RetryableError`` saying so, such as an
+    ///   `APIError` for a lost connection or a 503) keeps the mutation to be sent again later,
+    ///   with the same idempotency key; any other error rejects it: it is rolled back, alone.
+    func send(using environment: Environment, context: MutationContext<Element>) async throws -> Element?
+}
+
+extension Mutation {
+    /// The type's name.
+    public static var mutationName: String { String(reflecting: Self.self) }
+}

@@ -1,0 +1,137 @@
+import ContentLoading
+import ContentLoadingSupport
+import Foundation
+
+/// Edits that survive: mutations of the elements of an ``ElementStore``, shown at once by every
+/// reader, kept in the store's file until the server confirms them, and sent in order.
+///
+/// ```swift
+/// let outbox = Outbox(store: contacts, environment: client, mutations: [Rename.self])
+/// try await outbox.perform(Rename(id: 42, phone: "+1 555 0100"))   // every screen shows it at once
+/// ```
+///
+/// - **Optimistic, everywhere.** ``perform(_:)`` applies the mutation to the element before any
+///   request: every list, detail and paged list over the store holding it shows it, on disk too.
+/// - **Durable.** The mutation is written to the file in the same transaction as the element it
+///   changes; once `perform` returns it is never lost. A new outbox over the file (the next
+///   launch) sends what is pending with no user action.
+/// - **Server truth plus pending changes.** The element's server value is kept apart while it
+///   has pending mutations: a value fetched for it meanwhile becomes its server value, and
+///   readers see it with the pending mutations applied over it, in order, so a fetch never
+///   brings back the value from before an edit.
+/// - **In order, exactly once.** The mutations of one element are sent one at a time, in the
+///   order performed; those of different elements side by side. Each carries an idempotency key
+///   that stays the same across retries and relaunches.
+/// - **Confirm or roll back, precisely.** The server's answer becomes the element's server
+///   value. A mutation rejected for good is rolled back alone: the element shows its server
+///   value with the other pending mutations applied. ``events`` tells a screen what happened.
+public final class Outbox<Element: Identifiable & Codable & Sendable, Environment: Sendable>: Sendable
+where Element.ID: CacheKey {
+    /// The store whose elements the mutations edit.
+    public let store: ElementStore<Element>
+    let environment: Environment
+    let retryPolicy: RetryPolicy
+    /// The mutation types, by stored name.
+    let types: [String: any Mutation<Element, Environment>.Type]
+    let broadcast = Broadcast<OutboxEvent<Element, Environment>>()
+    /// The queue's run in progress, and whether another must follow it.
+    let run = Locked<(task: Task<Void, Never>?, again: Bool)>((nil, false))
+    /// Set once the overlay is in place.
+    let overlaySet = SettleSignal<Void>()
+
+    /// Creates an outbox over `store` and starts sending what the file holds.
+    ///
+    /// - Parameters:
+    ///   - store: The store whose elements the mutations edit.
+    ///   - environment: What the mutations send with (an `APIClient`, say).
+    ///   - mutations: Every mutation type the app performs: a stored mutation is read back
+    ///     through its type's ``Mutation/mutationName``.
+    ///   - retryPolicy: How often a transient failure is tried again within one run of the
+    ///     queue. Defaults to a ``RetryPolicy`` with its defaults.
+    public init(
+        store: ElementStore<Element>, environment: Environment, mutations: [any Mutation<Element, Environment>.Type],
+        retryPolicy: RetryPolicy = RetryPolicy()
+    ) {
+        self.store = store
+        self.environment = environment
+        self.retryPolicy = retryPolicy
+        types = Dictionary(mutations.map { ($0.mutationName, $0) }, uniquingKeysWith: { first, _ in first })
+        let (disk, type, types, overlaySet) = (store.disk, store.type, types, overlaySet)
+        Task {
+            await disk.setOverlay(
+                { server, pending in try Self.applying(pending, to: server, types: types) }, for: type)
+            overlaySet.resolve(())
+            await self.send()
+        }
+    }
+
+    /// A new stream of what happens to the mutations from now on.
+    public var events: AsyncStream<OutboxEvent<Element, Environment>> { broadcast.subscribe() }
+
+    /// Performs `mutation`: stores it, shows it to every reader of its element, and starts
+    /// sending it.
+    ///
+    /// - Throws: ``CacheError`` naming the file and the element when it cannot be stored: then
+    ///   nothing changed and nothing is sent.
+    public func perform(_ mutation: some Mutation<Element, Environment>) async throws {
+        await overlaySet.wait()
+        let id = mutation.elementID
+        try await store.versions.sharing {
+            let performedAt = store.now()
+            let recorded: (version: UInt64, shown: Data?, sequence: Int)
+            do {
+                recorded = try await store.disk.recordMutation(
+                    type: store.type, id: id.persistentKey, name: type(of: mutation).mutationName,
+                    payload: try JSONEncoder().encode(mutation), idempotencyKey: UUID().uuidString,
+                    performedAt: performedAt)
+            } catch {
+                throw store.failure("perform a mutation of", id, error)
+            }
+            await share(recorded.shown, version: recorded.version, writtenAt: performedAt)
+        }
+        Task { await self.send() }
+    }
+
+    /// How many mutations are pending (performed, not yet confirmed or rolled back).
+    public func pendingCount() async throws -> Int {
+        try await store.disk.pendingMutationCount(type: store.type, id: nil)
+    }
+
+    /// How many mutations of the element with `id` are pending.
+    public func pendingCount(for id: Element.ID) async throws -> Int {
+        try await store.disk.pendingMutationCount(type: store.type, id: id.persistentKey)
+    }
+
+    /// Shows `shown` (an element's new row) to every reader of the store.
+    func share(_ shown: Data?, version: UInt64, writtenAt: Date) async {
+        guard let shown, let element = try? JSONDecoder().decode(Element.self, from: shown) else { return }
+        await store.share(ElementChange(saved: [element], version: version, writtenAt: writtenAt))
+    }
+
+    /// `server` (an element's stored server value) with `pending` applied in order; a mutation
+    /// that does not decode is left out (the queue sets it aside).
+    static func applying(
+        _ pending: [DiskCache.StoredMutation], to server: Data, types: [String: any Mutation<Element, Environment>.Type]
+    ) throws -> Data {
+        var element = try JSONDecoder().decode(Element.self, from: server)
+        for stored in pending {
+            guard let mutation = try? decoded(stored, types: types) else { continue }
+            mutation.apply(to: &element)
+        }
+        return try JSONEncoder().encode(element)
+    }
+
+    /// The mutation `stored` holds, decoded as the type its name gives.
+    static func decoded(_ stored: DiskCache.StoredMutation, types: [String: any Mutation<Element, Environment>.Type])
+        throws -> any Mutation<Element, Environment>
+    {
+        guard let type = types[stored.name] else { throw UnknownMutation(name: stored.name) }
+        return try JSONDecoder().decode(type, from: stored.payload)
+    }
+}
+
+/// A stored mutation whose name no mutation type given to the outbox has.
+struct UnknownMutation: Error, CustomStringConvertible {
+    let name: String
+    var description: String { "no mutation type given to the outbox is named \(name)" }
+}

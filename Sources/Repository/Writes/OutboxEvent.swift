@@ -1,0 +1,16 @@
+/// What happened to a mutation in an ``Outbox``.
+public enum OutboxEvent<Element: Identifiable & Codable & Sendable, Environment: Sendable>: Sendable
+where Element.ID: CacheKey {
+    /// The server confirmed it: its answer is the element's server value, and the mutation is
+    /// no longer pending.
+    case confirmed(PendingMutation<Element, Environment>)
+    /// The server (or the mutation) rejected it with a failure that will not pass: it was
+    /// rolled back, alone; the element shows the mutations still pending over its server value.
+    case rejected(PendingMutation<Element, Environment>, any Error)
+    /// Sending it failed for now (the server unreachable, say): it stays pending, and is sent
+    /// again the next time the queue runs (``Outbox/send()``, or the next launch).
+    case willRetry(PendingMutation<Element, Environment>, any Error)
+    /// Its stored form does not decode as any mutation type the outbox knows (the app's type
+    /// changed): it is set aside in the file, out of the queue, which goes on without it.
+    case setAside(PendingMutation<Element, Environment>, any Error)
+}

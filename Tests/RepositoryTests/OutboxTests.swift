@@ -1,0 +1,184 @@
+import ContentLoading
+import ContentLoadingRepository
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Foundation
+import Testing
+
+/// The outbox: a mutation is shown by every reader at once and stored in the same file; it is
+/// sent in order, once, confirmed with the server's answer, or rolled back alone.
+@Suite(.timeLimit(.minutes(1)))
+struct OutboxTests {
+    typealias Contact = ElementStoreTests.Contact
+    typealias Contacts = KeyedRepository<String, [Contact]>
+
+    let path: String
+    let server = ContactServer([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")])
+    init() throws { path = try temporaryCachePath() }
+
+    /// A launch of the app: the store over the file, a repository of lists over it, an outbox.
+    func launch(mutations: [any Mutation<Contact, ContactServer>.Type] = [AppendToPhone.self])
+        throws -> (ElementStore<Contact>, Contacts, Outbox<Contact, ContactServer>)
+    {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let server = server
+        let lists = Contacts(elements: store) { _ in try await server.all() }
+        let outbox = Outbox(
+            store: store, environment: server, mutations: mutations, retryPolicy: RetryPolicy(attempts: 1))
+        return (store, lists, outbox)
+    }
+
+    func phones(_ lists: Contacts) async throws -> [String]? {
+        try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value.map(\.phone)
+    }
+
+    @Test func aMutationIsShownEverywhereBeforeItsRequestThenConfirmedWithTheServersAnswer() async throws {
+        let (store, lists, outbox) = try launch()
+        let server = server
+        let details = KeyedRepository<Int, Contact>(elements: store) { id in
+            try await server.all().first { $0.id == id }!
+        }
+        try await lists.refresh("all")
+        try await details.refresh(1)
+        await outbox.send()
+        let gate = server.holdNextRequest()
+        var events = outbox.events.makeAsyncIterator()
+
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        #expect(try await phones(lists) == ["one+a", "two"], "the list shows it before any request")
+        #expect(try await store.element(id: 1)?.phone == "one+a", "the element row too")
+        #expect(try await details.value(for: 1, policy: .returnCacheDontLoad)?.value.phone == "one+a", "the detail")
+        #expect(try await outbox.pendingCount() == 1)
+        #expect(try await outbox.pendingCount(for: 1) == 1)
+        await gate.requested()
+        #expect(await server.phone(of: 1) == "one", "the request has not landed")
+
+        gate.release()
+        guard case .confirmed(let confirmed)? = await events.next() else {
+            Issue.record("the mutation is confirmed")
+            return
+        }
+        #expect(confirmed.mutation is AppendToPhone)
+        #expect(await server.phone(of: 1) == "one+a")
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(try await phones(lists) == ["one+a", "two"])
+        #expect(try sqlRows("SELECT count(*) FROM content_loading_element_bases", in: path) == ["0"])
+    }
+
+    @Test func aMutationSurvivesARelaunchAndIsSentOnceWithItsKey() async throws {
+        var (_, lists, outbox) = try launch()
+        try await lists.refresh("all")
+        await server.setOnline(false)
+        try await outbox.perform(AppendToPhone(id: 2, suffix: "+b"))
+        await outbox.send()
+        #expect(try await outbox.pendingCount() == 1, "kept while the server is down")
+        #expect(try await phones(lists) == ["one", "two+b"])
+
+        await server.setOnline(true)
+        (_, lists, outbox) = try launch()
+        #expect(try await phones(lists) == ["one", "two+b"], "shown after the relaunch, from the file")
+        await outbox.send()
+        #expect(try await outbox.pendingCount() == 0, "sent with no user action")
+        #expect(await server.phone(of: 2) == "two+b")
+        let keys = await server.keys
+        #expect(keys.count == 2 && Set(keys).count == 1, "the same key on both attempts: \(keys)")
+    }
+
+    @Test func aFetchWhileAMutationIsPendingShowsTheMutationOverTheServersValue() async throws {
+        let (_, lists, outbox) = try launch()
+        try await lists.refresh("all")
+        await server.setOnline(false)
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        await outbox.send()
+
+        await server.setOnline(true)
+        await server.setPhone(of: 1, to: "ONE")
+        try await lists.refresh("all")
+        #expect(try await phones(lists) == ["ONE+a", "two"], "the server's new value with the edit over it")
+
+        await outbox.send()
+        #expect(await server.phone(of: 1) == "ONE+a")
+        #expect(try await phones(lists) == ["ONE+a", "two"])
+        #expect(try await outbox.pendingCount() == 0)
+    }
+
+    @Test func aRejectedMutationIsRolledBackAloneAndTheOthersStay() async throws {
+        let (_, lists, outbox) = try launch()
+        try await lists.refresh("all")
+        await server.setOnline(false)
+        for suffix in ["+1", "+reject", "+3"] { try await outbox.perform(AppendToPhone(id: 1, suffix: suffix)) }
+        await outbox.send()
+        #expect(try await phones(lists) == ["one+1+reject+3", "two"])
+
+        await server.setOnline(true)
+        var events = outbox.events.makeAsyncIterator()
+        await outbox.send()
+        var seen: [String] = []
+        for _ in 0..<3 {
+            switch await events.next() {
+            case .confirmed(let pending)?:
+                seen.append("confirmed \((pending.mutation as? AppendToPhone)?.suffix ?? "")")
+            case .rejected(let pending, _)?:
+                seen.append("rejected \((pending.mutation as? AppendToPhone)?.suffix ?? "")")
+            default: seen.append("other")
+            }
+        }
+        #expect(seen == ["confirmed +1", "rejected +reject", "confirmed +3"], "in order, one at a time")
+        #expect(try await phones(lists) == ["one+1+3", "two"], "the second rolled back, the first and third kept")
+        #expect(await server.phone(of: 1) == "one+1+3")
+    }
+
+    @Test func aMutationThatNoLongerDecodesIsSetAsideAndTheQueueGoesOn() async throws {
+        var (_, lists, outbox) = try launch()
+        try await lists.refresh("all")
+        await server.setOnline(false)
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+old"))
+        try await outbox.perform(SetPhone(id: 1, phone: "uno"))
+        await outbox.send()
+
+        await server.setOnline(true)
+        (_, lists, outbox) = try launch(mutations: [SetPhone.self])
+        var events = outbox.events.makeAsyncIterator()
+        await outbox.send()
+        guard case .setAside(let aside, let error)? = await events.next() else {
+            Issue.record("the mutation that no type reads is set aside")
+            return
+        }
+        #expect(aside.name.hasSuffix("AppendToPhone"))
+        #expect("\(error)".contains("no mutation type given to the outbox is named"))
+        guard case .confirmed? = await events.next() else {
+            Issue.record("the next mutation of the element is sent")
+            return
+        }
+        #expect(await server.phone(of: 1) == "uno")
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(
+            try sqlRows("SELECT count(*) FROM content_loading_outbox WHERE set_aside IS NOT NULL", in: path) == ["1"])
+    }
+}
+
+/// Appends `suffix` to a contact's phone; the server rejects the suffix "+reject".
+struct AppendToPhone: Mutation {
+    let id: Int
+    let suffix: String
+    var elementID: Int { id }
+    func apply(to contact: inout ElementStoreTests.Contact) { contact.phone += suffix }
+    func send(using server: ContactServer, context: MutationContext<ElementStoreTests.Contact>) async throws
+        -> ElementStoreTests.Contact?
+    {
+        try await server.put(context.edited, key: context.idempotencyKey, rejecting: suffix == "+reject")
+    }
+}
+
+/// Sets a contact's phone.
+struct SetPhone: Mutation {
+    let id: Int
+    let phone: String
+    var elementID: Int { id }
+    func apply(to contact: inout ElementStoreTests.Contact) { contact.phone = phone }
+    func send(using server: ContactServer, context: MutationContext<ElementStoreTests.Contact>) async throws
+        -> ElementStoreTests.Contact?
+    {
+        try await server.put(context.edited, key: context.idempotencyKey, rejecting: false)
+    }
+}
