@@ -1,4 +1,5 @@
 import ContentLoading
+import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
 
@@ -14,12 +15,23 @@ actor ContactServer {
         var isTransient: Bool { true }
     }
 
+    /// The contact changed since the copy the edit was made on: a `412` with the current one.
+    struct Stale: WriteConflictError {
+        let current: Contact
+        let entityTag: String
+        var writeConflict: WriteConflict? {
+            WriteConflict(body: try? JSONEncoder().encode(current), entityTag: entityTag)
+        }
+    }
+
     /// The server refuses the edit: for good.
     struct Refused: Error, CustomStringConvertible {
         var description: String { "422: the server refused the edit" }
     }
 
     private var contacts: [Int: Contact]
+    /// Each contact's version: its entity tag is `"v" + version`.
+    private var versions: [Int: Int] = [:]
     private var isOnline = true
     /// The result of each key applied.
     private var applied: [String: Contact] = [:]
@@ -37,7 +49,19 @@ actor ContactServer {
     }
 
     func phone(of id: Int) -> String? { contacts[id]?.phone }
-    func setPhone(of id: Int, to phone: String) { contacts[id]?.phone = phone }
+    func setPhone(of id: Int, to phone: String) {
+        contacts[id]?.phone = phone
+        versions[id, default: 1] += 1
+    }
+
+    /// Contact `id` and its entity tag.
+    func contact(_ id: Int) throws -> (Contact, String) {
+        guard isOnline else { throw Unreachable() }
+        guard let contact = contacts[id] else { throw Refused() }
+        return (contact, entityTag(of: id))
+    }
+
+    func entityTag(of id: Int) -> String { "v\(versions[id, default: 1])" }
     func setOnline(_ online: Bool) { isOnline = online }
 
     /// Holds the next `put` until the gate is released.
@@ -47,9 +71,12 @@ actor ContactServer {
         return held
     }
 
-    /// Stores `contact` under idempotency `key`; throws ``Unreachable`` offline, ``Refused``
-    /// when `rejecting` (or nothing is sent).
-    func put(_ contact: Contact?, key: String, rejecting: Bool) async throws -> Contact {
+    /// Stores `contact` under idempotency `key` when `ifMatch` (when given) is its entity tag;
+    /// throws ``Unreachable`` offline, ``Stale`` for another entity tag, ``Refused`` when
+    /// `rejecting` (or nothing is sent).
+    func put(_ contact: Contact?, key: String, ifMatch: String? = nil, rejecting: Bool) async throws
+        -> MutationResult<Contact>
+    {
         if let held = gate.withLock({ gate in
             defer { gate = nil }; return gate
         }) {
@@ -58,10 +85,14 @@ actor ContactServer {
         }
         keys.append(key)
         guard isOnline else { throw Unreachable() }
-        if let done = applied[key] { return done }
+        if let done = applied[key] { return MutationResult(value: done, entityTag: entityTag(of: done.id)) }
         guard !rejecting, let contact else { throw Refused() }
+        if let ifMatch, let current = contacts[contact.id], ifMatch != entityTag(of: contact.id) {
+            throw Stale(current: current, entityTag: entityTag(of: contact.id))
+        }
         contacts[contact.id] = contact
+        versions[contact.id, default: 1] += 1
         applied[key] = contact
-        return contact
+        return MutationResult(value: contact, entityTag: entityTag(of: contact.id))
     }
 }

@@ -157,16 +157,26 @@ struct OutboxTests {
     }
 }
 
-/// Appends `suffix` to a contact's phone; the server rejects the suffix "+reject".
+/// Appends `suffix` to a contact's phone, sent with `If-Match`; the server rejects the suffix
+/// "+reject". A conflict ends as `onConflict` says ("server", "client" or "ask").
 struct AppendToPhone: Mutation {
     let id: Int
     let suffix: String
+    var onConflict = "server"
     var elementID: Int { id }
     func apply(to contact: inout ElementStoreTests.Contact) { contact.phone += suffix }
     func send(using server: ContactServer, context: MutationContext<ElementStoreTests.Contact>) async throws
-        -> ElementStoreTests.Contact?
+        -> MutationResult<ElementStoreTests.Contact>
     {
-        try await server.put(context.edited, key: context.idempotencyKey, rejecting: suffix == "+reject")
+        try await server.put(
+            context.edited, key: context.idempotencyKey, ifMatch: context.entityTag, rejecting: suffix == "+reject")
+    }
+    func resolve(_ conflict: MutationConflict<ElementStoreTests.Contact>) -> ConflictResolution {
+        switch onConflict {
+        case "client": .clientWins
+        case "ask": .ask
+        default: .serverWins
+        }
     }
 }
 
@@ -177,7 +187,7 @@ struct SetPhone: Mutation {
     var elementID: Int { id }
     func apply(to contact: inout ElementStoreTests.Contact) { contact.phone = phone }
     func send(using server: ContactServer, context: MutationContext<ElementStoreTests.Contact>) async throws
-        -> ElementStoreTests.Contact?
+        -> MutationResult<ElementStoreTests.Contact>
     {
         try await server.put(context.edited, key: context.idempotencyKey, rejecting: false)
     }

@@ -89,33 +89,46 @@ extension DiskCache {
         }
     }
 
-    /// Removes mutation `sequence` of element `id` of `type` from the outbox, in one
-    /// transaction with what it changes: when `confirmed`, the element's server value becomes
-    /// `serverValue` (or, without one, the server value with the mutation applied); the element
-    /// row shows the server value with the mutations still pending applied, or the server value
-    /// alone when none is, and then the kept server value goes.
+    /// How settling a mutation changes its element's kept server value.
+    enum ServerValueChange: Sendable {
+        /// It stays.
+        case unchanged
+        /// The server's answer: its value (`nil`: the value stays) and entity tag.
+        case answer(Data?, entityTag: String?)
+        /// The server said "done" without the value: the mutation applied to the kept value.
+        case mutationApplied(entityTag: String?)
+    }
+
+    /// Settles `mutation` in one transaction: its element's kept server value changes as
+    /// `change` says, the mutation leaves the outbox unless `keeping` (a conflict the client
+    /// wins: it is sent again), and the element row shows the server value with the mutations
+    /// still pending applied, or the server value alone when none is (then the kept server value
+    /// goes).
     ///
     /// - Returns: The version and the element's shown value (`nil`: not stored).
     func settleMutation(
-        _ mutation: StoredMutation, confirmed: Bool, serverValue: Data?, entityTag: String?, writtenAt: Date
+        _ mutation: StoredMutation, _ change: ServerValueChange, keeping: Bool = false, writtenAt: Date
     ) async throws -> (version: UInt64, shown: Data?) {
         let (type, id) = (mutation.elementType, mutation.elementID)
         try await writeFault?("\(type)|\(id)")
         return try database.transaction(operation: "write the outbox in") {
             let version = try advanceVersion()
             var base = try keptBase(type: type, id: id)
-            if confirmed {
-                if let serverValue {
-                    base = ElementBase(value: serverValue, entityTag: entityTag)
-                } else if let value = base.value, let overlay = overlays[type] {
-                    base = ElementBase(value: try overlay(value, [mutation]), entityTag: entityTag ?? base.entityTag)
+            switch change {
+            case .unchanged: break
+            case .answer(let value, let entityTag): base = ElementBase(value: value ?? base.value, entityTag: entityTag)
+            case .mutationApplied(let entityTag):
+                let value = try base.value.map { value in try overlays[type].map { try $0(value, [mutation]) } ?? value
                 }
-                try writeBase(base, type: type, id: id)
+                base = ElementBase(value: value, entityTag: entityTag ?? base.entityTag)
             }
-            let delete = try database.prepare(
-                "DELETE FROM content_loading_outbox WHERE sequence = ?", operation: "write the outbox in")
-            try delete.bind(mutation.sequence, at: 1)
-            try delete.step()
+            try writeBase(base, type: type, id: id)
+            if !keeping {
+                let delete = try database.prepare(
+                    "DELETE FROM content_loading_outbox WHERE sequence = ?", operation: "write the outbox in")
+                try delete.bind(mutation.sequence, at: 1)
+                try delete.step()
+            }
             let shown = try showPending(type: type, id: id, base: base, version: version, writtenAt: writtenAt)
             return (version, shown)
         }

@@ -9,10 +9,12 @@
 ///
 ///     var elementID: Contact.ID { id }
 ///     func apply(to contact: inout Contact) { contact.phone = phone }
-///     func send(using client: APIClient, context: MutationContext<Contact>) async throws -> Contact? {
+///     func send(using client: APIClient, context: MutationContext<Contact>) async throws -> MutationResult<Contact> {
 ///         let url = URL(string: "https://api.example.com/contacts/\(id)")!
-///         return try await client.send(
+///         let response = try await client.send(
 ///             .put(url, body: context.edited, ifMatch: context.entityTag, idempotencyKey: context.idempotencyKey))
+///         return MutationResult(
+///             value: try client.decode(Contact.self, from: response.body, url: url), entityTag: response.validators.entityTag)
 ///     }
 /// }
 /// ```
@@ -39,16 +41,25 @@ public protocol Mutation<Element, Environment>: Codable, Sendable {
 
     /// Sends the edit to the server.
     ///
-    /// - Returns: The element as the server holds it now, which becomes the stored server
-    ///   value; `nil` when the server only said it is done (then the server value is taken to
-    ///   be the edit applied to the one the store had).
+    /// - Returns: The server's answer (``MutationResult``), which becomes the element's server
+    ///   value.
     /// - Throws: An error that is transient (a ``RetryableError`` saying so, such as an
     ///   `APIError` for a lost connection or a 503) keeps the mutation to be sent again later,
-    ///   with the same idempotency key; any other error rejects it: it is rolled back, alone.
-    func send(using environment: Environment, context: MutationContext<Element>) async throws -> Element?
+    ///   with the same idempotency key. A conflict (a ``WriteConflictError`` that is one, such
+    ///   as `APIError.conflict` for a `412` or `409`) goes to ``resolve(_:)``. Any other error
+    ///   rejects it: it is rolled back, alone.
+    func send(using environment: Environment, context: MutationContext<Element>) async throws
+        -> MutationResult<Element>
+
+    /// What to do when the server refuses the mutation because the element changed since the
+    /// copy it edits. Defaults to ``ConflictResolution/serverWins``.
+    func resolve(_ conflict: MutationConflict<Element>) -> ConflictResolution
 }
 
 extension Mutation {
     /// The type's name.
     public static var mutationName: String { String(reflecting: Self.self) }
+
+    /// The server wins.
+    public func resolve(_ conflict: MutationConflict<Element>) -> ConflictResolution { .serverWins }
 }

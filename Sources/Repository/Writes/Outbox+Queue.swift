@@ -49,9 +49,11 @@ extension Outbox {
         }
     }
 
-    /// Sends `mutations` (of one element) one after the other; stops at one that fails for now.
+    /// Sends `mutations` (of one element) one after the other; stops at one that fails for now
+    /// or is held for the app to decide.
     private func sendInOrder(_ mutations: [DiskCache.StoredMutation]) async {
         for stored in mutations {
+            if held.withLock({ $0[stored.sequence] != nil }) { return }
             let mutation: any Mutation<Element, Environment>
             do {
                 mutation = try Self.decoded(stored, types: types)
@@ -65,54 +67,110 @@ extension Outbox {
         }
     }
 
-    /// Sends one mutation and settles it; `false` when it failed for now (it stays pending).
-    private func send(_ mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation) async
-        -> Bool
-    {
+    /// Sends one mutation and settles it; `false` when it stays pending (it failed for now, or
+    /// its conflict waits for the app).
+    private func send(
+        _ mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation, resending: Bool = false
+    ) async -> Bool {
+        let pending = pending(stored, mutation)
         let context: MutationContext<Element>
         do {
             context = try await self.context(for: mutation, stored)
         } catch {
-            broadcast.send(.willRetry(pending(stored, mutation), error))
+            broadcast.send(.willRetry(pending, error))
             return false
         }
         let environment = environment
-        let answer: Element?
+        let result: MutationResult<Element>
         do {
-            answer = try await retryPolicy.run {
+            result = try await retryPolicy.run {
                 try await mutation.send(using: environment, context: context.attempt(RetryAttempt.number))
             }
-        } catch  where isTransient(error) {
-            broadcast.send(.willRetry(pending(stored, mutation), error))
-            return false
         } catch {
-            guard (try? await settle(stored, confirmed: false, serverValue: nil)) != nil else {
-                broadcast.send(.willRetry(pending(stored, mutation), error))
+            if let conflict = Self.conflict(in: error), !resending {
+                return await resolve(conflict, of: mutation, stored, local: context.edited)
+            }
+            if isTransient(error) || Self.conflict(in: error) != nil {
+                broadcast.send(.willRetry(pending, error))
                 return false
             }
-            broadcast.send(.rejected(pending(stored, mutation), error))
+            guard await settled(stored, .unchanged, pending: pending, error: error) else { return false }
+            broadcast.send(.rejected(pending, error))
             return true
         }
+        let change: DiskCache.ServerValueChange
         do {
-            try await settle(stored, confirmed: true, serverValue: answer.map { try JSONEncoder().encode($0) })
+            change =
+                try result.value.map { .answer(try JSONEncoder().encode($0), entityTag: result.entityTag) }
+                ?? .mutationApplied(entityTag: result.entityTag)
         } catch {
-            // NB: confirmed by the server, not by the file: sent again, the key makes it a no-op.
-            broadcast.send(.willRetry(pending(stored, mutation), error))
+            broadcast.send(.willRetry(pending, error))
             return false
         }
-        broadcast.send(.confirmed(pending(stored, mutation)))
+        // NB: confirmed by the server, not yet by the file: sent again, the key makes it a no-op.
+        guard await settled(stored, change, pending: pending, error: nil) else { return false }
+        broadcast.send(.confirmed(pending))
         return true
     }
 
-    /// Removes `stored` from the outbox (confirmed with `serverValue`, or rolled back) and
-    /// shows the element as it is now to every reader.
-    private func settle(_ stored: DiskCache.StoredMutation, confirmed: Bool, serverValue: Data?) async throws {
-        try await store.versions.sharing {
-            let writtenAt = store.now()
-            let settled = try await store.disk.settleMutation(
-                stored, confirmed: confirmed, serverValue: serverValue, entityTag: nil, writtenAt: writtenAt)
-            await share(settled.shown, version: settled.version, writtenAt: writtenAt)
+    /// Ends a conflict as `mutation` resolves it (or holds it for the app); whether the
+    /// element's next mutations may go.
+    private func resolve(
+        _ conflict: WriteConflict, of mutation: any Mutation<Element, Environment>,
+        _ stored: DiskCache.StoredMutation, local: Element?
+    ) async -> Bool {
+        let server = conflict.body.flatMap { try? JSONDecoder().decode(Element.self, from: $0) }
+        let details = MutationConflict(local: local, server: server, entityTag: conflict.entityTag)
+        let resolution = mutation.resolve(details)
+        broadcast.send(.conflict(pending(stored, mutation), details, resolution))
+        if resolution == .ask {
+            held.withLock { $0[stored.sequence] = HeldConflict(stored: stored, conflict: conflict) }
+            return false
         }
+        return await end(conflict, of: mutation, stored, as: resolution)
+    }
+
+    /// Ends a conflict the server's way (the mutation rolled back, the server's value kept) or
+    /// the client's (the mutation applied over the server's value and sent again).
+    func end(
+        _ conflict: WriteConflict, of mutation: any Mutation<Element, Environment>,
+        _ stored: DiskCache.StoredMutation, as resolution: ConflictResolution
+    ) async -> Bool {
+        let server: Data? = conflict.body.flatMap { body in
+            (try? JSONDecoder().decode(Element.self, from: body)) != nil ? body : nil
+        }
+        let clientWins = resolution == .clientWins
+        let pending = pending(stored, mutation)
+        let change = DiskCache.ServerValueChange.answer(server, entityTag: conflict.entityTag)
+        guard await settled(stored, change, keeping: clientWins, pending: pending, error: nil) else { return false }
+        return clientWins ? await send(mutation, stored, resending: true) : true
+    }
+
+    /// Settles `stored` (see `DiskCache.settleMutation`) and shows the element as it is now to
+    /// every reader; `false`, with a `willRetry` event, when the file could not be written (it
+    /// stays pending).
+    private func settled(
+        _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, keeping: Bool = false,
+        pending: PendingMutation<Element, Environment>, error: (any Error)?
+    ) async -> Bool {
+        do {
+            try await store.versions.sharing {
+                let writtenAt = store.now()
+                let settled = try await store.disk.settleMutation(
+                    stored, change, keeping: keeping, writtenAt: writtenAt)
+                await share(settled.shown, version: settled.version, writtenAt: writtenAt)
+            }
+            return true
+        } catch let failure {
+            broadcast.send(.willRetry(pending, error ?? failure))
+            return false
+        }
+    }
+
+    /// The conflict `error` reports, also after the retry policy's attempts.
+    private static func conflict(in error: any Error) -> WriteConflict? {
+        let error = (error as? RetriesExhausted)?.lastError ?? error
+        return (error as? any WriteConflictError)?.writeConflict
     }
 
     /// What `mutation` is sent with: its key, and the element's server value and shown value.

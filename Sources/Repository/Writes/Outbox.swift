@@ -38,6 +38,8 @@ where Element.ID: CacheKey {
     let run = Locked<(task: Task<Void, Never>?, again: Bool)>((nil, false))
     /// Set once the overlay is in place.
     let overlaySet = SettleSignal<Void>()
+    /// The conflicts held for the app to decide, by mutation sequence.
+    let held = Locked<[Int: HeldConflict]>([:])
 
     /// Creates an outbox over `store` and starts sending what the file holds.
     ///
@@ -92,6 +94,16 @@ where Element.ID: CacheKey {
         Task { await self.send() }
     }
 
+    /// Ends a conflict held for the app (``ConflictResolution/ask``) as `resolution` says, then
+    /// sends the element's mutations behind it. Does nothing for a mutation not held.
+    public func resolve(_ mutation: PendingMutation<Element, Environment>, with resolution: ConflictResolution) async {
+        guard resolution != .ask, let decoded = mutation.mutation,
+            let heldConflict = held.withLock({ $0.removeValue(forKey: mutation.sequence) })
+        else { return }
+        _ = await end(heldConflict.conflict, of: decoded, heldConflict.stored, as: resolution)
+        await send()
+    }
+
     /// How many mutations are pending (performed, not yet confirmed or rolled back).
     public func pendingCount() async throws -> Int {
         try await store.disk.pendingMutationCount(type: store.type, id: nil)
@@ -128,6 +140,12 @@ where Element.ID: CacheKey {
         guard let type = types[stored.name] else { throw UnknownMutation(name: stored.name) }
         return try JSONDecoder().decode(type, from: stored.payload)
     }
+}
+
+/// A conflict held for the app to decide (``ConflictResolution/ask``).
+struct HeldConflict: Sendable {
+    let stored: DiskCache.StoredMutation
+    let conflict: WriteConflict
 }
 
 /// A stored mutation whose name no mutation type given to the outbox has.

@@ -7,6 +7,10 @@ where Element.ID: CacheKey {
     /// The server (or the mutation) rejected it with a failure that will not pass: it was
     /// rolled back, alone; the element shows the mutations still pending over its server value.
     case rejected(PendingMutation<Element, Environment>, any Error)
+    /// The server refused it because the element changed since the copy it edits; the
+    /// mutation's ``Mutation/resolve(_:)`` chose `resolution` (``ConflictResolution/ask``:
+    /// it waits for ``Outbox/resolve(_:with:)``).
+    case conflict(PendingMutation<Element, Environment>, MutationConflict<Element>, ConflictResolution)
     /// Sending it failed for now (the server unreachable, say): it stays pending, and is sent
     /// again the next time the queue runs (``Outbox/send()``, or the next launch).
     case willRetry(PendingMutation<Element, Environment>, any Error)

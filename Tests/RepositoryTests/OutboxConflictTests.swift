@@ -1,0 +1,87 @@
+import ContentLoading
+import ContentLoadingRepository
+import Foundation
+import Testing
+
+/// Conflicts are never silent: a mutation sent with `If-Match` and the entity tag the store
+/// holds, refused with a `412` because the element changed, ends as its policy says (the
+/// server's value, the mutation over it, or held for the app), with an event each time.
+@Suite(.timeLimit(.minutes(1)))
+struct OutboxConflictTests {
+    typealias Contact = ElementStoreTests.Contact
+    typealias Events = AsyncStream<OutboxEvent<Contact, ContactServer>>.Iterator
+
+    let server = ContactServer([Contact(id: 1, phone: "one")])
+    let store: ElementStore<Contact>
+    let details: KeyedRepository<Int, Contact>
+    let outbox: Outbox<Contact, ContactServer>
+
+    /// A store holding contact 1 as the server gave it (with its entity tag), after which the
+    /// server's copy changed to "ONE".
+    init() async throws {
+        store = ElementStore<Contact>(disk: try DiskCache(.file(path: try temporaryCachePath())))
+        let server = server
+        details = KeyedRepository<Int, Contact>(elements: store) { id, _ in
+            let (contact, entityTag) = try await server.contact(id)
+            return .modified(contact, Validators(entityTag: entityTag, lastModified: nil, freshness: nil))
+        }
+        outbox = Outbox(
+            store: store, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1))
+        try await details.refresh(1)
+        await server.setPhone(of: 1, to: "ONE")
+    }
+
+    func shown() async throws -> String? { try await store.element(id: 1)?.phone }
+
+    func nextConflict(_ events: inout Events) async -> (
+        PendingMutation<Contact, ContactServer>, MutationConflict<Contact>, ConflictResolution
+    )? {
+        guard case .conflict(let pending, let conflict, let resolution)? = await events.next() else { return nil }
+        return (pending, conflict, resolution)
+    }
+
+    @Test func byDefaultTheServerWinsAndTheMutationIsRolledBack() async throws {
+        var events = outbox.events.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        let (_, conflict, resolution) = try #require(await nextConflict(&events))
+        #expect(resolution == .serverWins)
+        #expect(conflict.local?.phone == "one+a", "what the user meant")
+        #expect(conflict.server?.phone == "ONE", "what the server holds")
+        #expect(conflict.entityTag == "v2")
+        await outbox.send()
+        #expect(try await shown() == "ONE", "the server's value, shown")
+        #expect(try await details.value(for: 1, policy: .returnCacheDontLoad)?.value.phone == "ONE")
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(await server.phone(of: 1) == "ONE")
+    }
+
+    @Test func whenTheClientWinsTheMutationIsAppliedOverTheServersValueAndSentAgain() async throws {
+        var events = outbox.events.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "client"))
+        #expect(try #require(await nextConflict(&events)).2 == .clientWins)
+        guard case .confirmed? = await events.next() else {
+            Issue.record("sent again with the current entity tag and confirmed")
+            return
+        }
+        #expect(await server.phone(of: 1) == "ONE+a", "the edit over the server's change, not over the old copy")
+        #expect(try await shown() == "ONE+a")
+        #expect(try await outbox.pendingCount() == 0)
+    }
+
+    @Test func anAskedConflictIsHeldWithTheElementsLaterMutationsUntilTheAppDecides() async throws {
+        var events = outbox.events.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))
+        let (held, _, resolution) = try #require(await nextConflict(&events))
+        #expect(resolution == .ask)
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+b"))
+        await outbox.send()
+        #expect(try await outbox.pendingCount() == 2, "held, and the next one waits behind it")
+        #expect(try await shown() == "one+a+b", "both still shown over the copy the store holds")
+        #expect(await server.keys.count == 1, "the later mutation was not sent")
+
+        await outbox.resolve(held, with: .clientWins)
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(await server.phone(of: 1) == "ONE+a+b")
+        #expect(try await shown() == "ONE+a+b")
+    }
+}
