@@ -173,6 +173,32 @@ extension DiskCache {
         }
     }
 
+    /// Removes every mutation of elements of `type` from the outbox (set aside too), in one
+    /// transaction: each element they edited shows its server value again.
+    ///
+    /// - Returns: The version and the shown value of each element that is stored.
+    func removeAllMutations(type: String, writtenAt: Date) async throws -> (version: UInt64, shown: [Data]) {
+        try await writeFault?("outbox|\(type)")
+        return try database.transaction(operation: "write the outbox in") {
+            let version = try advanceVersion()
+            let select = try database.prepare(
+                "SELECT DISTINCT element_id FROM content_loading_outbox WHERE element_type = ?",
+                operation: "write the outbox in")
+            try select.bind(type, at: 1)
+            var ids: [String] = []
+            while try select.step() { ids.append(select.text(at: 0) ?? "") }
+            let delete = try database.prepare(
+                "DELETE FROM content_loading_outbox WHERE element_type = ?", operation: "write the outbox in")
+            try delete.bind(type, at: 1)
+            try delete.step()
+            let shown = try ids.compactMap { id -> Data? in
+                guard let base = try base(type: type, id: id) else { return nil }
+                return try showPending(type: type, id: id, base: base, version: version, writtenAt: writtenAt)
+            }
+            return (version, shown)
+        }
+    }
+
     /// The server value of element `id` of `type` kept apart while it has pending mutations;
     /// `nil` when it has none.
     func base(type: String, id: String) throws -> ElementBase? {

@@ -39,7 +39,9 @@ extension Outbox {
 
     /// One run: the pending mutations read from the file, each element's sent in order.
     private func runQueueOnce() async {
-        guard let pending = try? await store.disk.storedMutations(type: store.type) else { return }
+        guard !paused.withLock({ $0 }), let pending = try? await store.disk.storedMutations(type: store.type) else {
+            return
+        }
         var byElement: [String: [DiskCache.StoredMutation]] = [:]
         for mutation in pending { byElement[mutation.elementID, default: []].append(mutation) }
         await withTaskGroup(of: Void.self) { group in
@@ -53,7 +55,10 @@ extension Outbox {
     /// or is held for the app to decide.
     private func sendInOrder(_ mutations: [DiskCache.StoredMutation]) async {
         for stored in mutations {
-            if held.withLock({ $0[stored.sequence] != nil }) { return }
+            if held.withLock({ $0[stored.sequence] != nil }) || paused.withLock({ $0 }) { return }
+            // NB: a mutation being cancelled is not sent; the element's next ones wait for the next run.
+            guard claim(stored.sequence) else { return }
+            defer { release(stored.sequence) }
             let mutation: any Mutation<Element, Environment>
             do {
                 mutation = try Self.decoded(stored, types: types)
@@ -199,11 +204,16 @@ extension Outbox {
         }
     }
 
-    private func pending(_ stored: DiskCache.StoredMutation, _ mutation: (any Mutation<Element, Environment>)?)
+    func pending(_ stored: DiskCache.StoredMutation, _ mutation: (any Mutation<Element, Environment>)?)
         -> PendingMutation<Element, Environment>
     {
         PendingMutation(
             sequence: stored.sequence, elementKey: stored.elementID, name: stored.name,
             idempotencyKey: stored.idempotencyKey, performedAt: stored.performedAt, mutation: mutation)
     }
+
+    /// Claims mutation `sequence` for sending or cancelling; `false` when it is claimed already.
+    func claim(_ sequence: Int) -> Bool { claimed.withLock { $0.insert(sequence).inserted } }
+
+    func release(_ sequence: Int) { _ = claimed.withLock { $0.remove(sequence) } }
 }

@@ -40,6 +40,10 @@ where Element.ID: CacheKey {
     let overlaySet = SettleSignal<Void>()
     /// The conflicts held for the app to decide, by mutation sequence.
     let held = Locked<[Int: HeldConflict]>([:])
+    /// The mutations being sent or cancelled (by sequence): one at a time does either.
+    let claimed = Locked<Set<Int>>([])
+    /// Whether the queue is paused (``pause()``).
+    let paused = Locked(false)
 
     /// Creates an outbox over `store` and starts sending what the file holds.
     ///

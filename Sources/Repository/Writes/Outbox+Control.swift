@@ -1,0 +1,83 @@
+import Foundation
+
+/// What the app controls: which mutations are pending, cancelling one, pausing the queue, and
+/// emptying it (a sign-out).
+extension Outbox {
+    /// Whether the queue is paused: mutations are still performed (stored and shown), and none
+    /// is sent until ``resume()``.
+    public var isPaused: Bool { paused.withLock { $0 } }
+
+    /// Pauses the queue (while the user is signed out, say). A mutation being sent finishes.
+    public func pause() { paused.withLock { $0 = true } }
+
+    /// Ends a pause and sends what is pending.
+    public func resume() async {
+        paused.withLock { $0 = false }
+        await send()
+    }
+
+    /// The pending mutations, in the order they were performed (``PendingMutation/mutation`` is
+    /// `nil` for one that does not decode).
+    public func pendingMutations() async throws -> [PendingMutation<Element, Environment>] {
+        try await store.disk.storedMutations(type: store.type).map { stored in
+            pending(stored, try? Self.decoded(stored, types: types))
+        }
+    }
+
+    /// Cancels `mutation`: it is rolled back as if the server had rejected it (the element
+    /// shows its server value with the other pending mutations applied) and never sent.
+    ///
+    /// - Returns: `false` when it is being sent now (its answer decides) or is no longer pending.
+    /// - Throws: ``CacheError`` naming the file when the rollback cannot be written: it stays
+    ///   pending, and is sent.
+    @discardableResult
+    public func cancel(_ mutation: PendingMutation<Element, Environment>) async throws -> Bool {
+        guard claim(mutation.sequence) else { return false }
+        // NB: a cancelled mutation stays claimed: a run that read it before the cancel skips it.
+        guard
+            let stored = try await store.disk.storedMutations(type: store.type).first(where: {
+                $0.sequence == mutation.sequence
+            })
+        else { return false }
+        held.withLock { _ = $0.removeValue(forKey: mutation.sequence) }
+        do {
+            try await store.versions.sharing {
+                let writtenAt = store.now()
+                let settled = try await store.disk.settleMutation(stored, .unchanged, writtenAt: writtenAt)
+                await share(settled.shown, version: settled.version, writtenAt: writtenAt)
+            }
+        } catch {
+            release(mutation.sequence)
+            throw CacheError(
+                operation: "cancel a mutation in", path: store.disk.path, key: "\(store.type) \(stored.elementID)",
+                reason: CacheError.reason(error))
+        }
+        return true
+    }
+
+    /// Empties the queue (a sign-out): waits for a mutation being sent, then rolls every
+    /// pending mutation back (and removes those set aside); each element shows its server
+    /// value. The queue stays paused or not as it was.
+    ///
+    /// - Throws: ``CacheError`` naming the file when it cannot be written: then nothing changed.
+    public func purge() async throws {
+        let wasPaused = paused.withLock { paused in
+            defer { paused = true }
+            return paused
+        }
+        defer { if !wasPaused { paused.withLock { $0 = false } } }
+        await run.withLock { $0.task }?.value
+        held.withLock { $0.removeAll() }
+        do {
+            try await store.versions.sharing {
+                let writtenAt = store.now()
+                let removed = try await store.disk.removeAllMutations(type: store.type, writtenAt: writtenAt)
+                for shown in removed.shown { await share(shown, version: removed.version, writtenAt: writtenAt) }
+            }
+        } catch {
+            throw CacheError(
+                operation: "purge the outbox in", path: store.disk.path, key: store.type,
+                reason: CacheError.reason(error))
+        }
+    }
+}

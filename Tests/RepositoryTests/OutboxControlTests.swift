@@ -1,0 +1,67 @@
+import ContentLoading
+import ContentLoadingRepository
+import Foundation
+import Testing
+
+/// The app's control of the outbox: the pending mutations listed, one cancelled, the queue
+/// paused and resumed, and emptied at a sign-out.
+@Suite(.timeLimit(.minutes(1)))
+struct OutboxControlTests {
+    typealias Contact = ElementStoreTests.Contact
+
+    let server = ContactServer([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")])
+    let store: ElementStore<Contact>
+    let outbox: Outbox<Contact, ContactServer>
+
+    /// A store holding both contacts and a paused outbox over it.
+    init() async throws {
+        store = ElementStore<Contact>(disk: try DiskCache(.file(path: try temporaryCachePath())))
+        for contact in try await server.all() { try await store.save(contact) }
+        outbox = Outbox(store: store, environment: server, mutations: [AppendToPhone.self])
+        outbox.pause()
+    }
+
+    func shown(_ id: Int) async throws -> String? { try await store.element(id: id)?.phone }
+
+    @Test func aPausedQueueStoresAndShowsButSendsNothingUntilItResumes() async throws {
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        await outbox.send()
+        #expect(outbox.isPaused)
+        #expect(try await shown(1) == "one+a")
+        #expect(await server.keys.isEmpty, "nothing sent while paused")
+
+        await outbox.resume()
+        #expect(!outbox.isPaused)
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(await server.phone(of: 1) == "one+a")
+    }
+
+    @Test func aCancelledMutationIsRolledBackAloneAndNeverSent() async throws {
+        for suffix in ["+1", "+2", "+3"] { try await outbox.perform(AppendToPhone(id: 1, suffix: suffix)) }
+        let pending = try await outbox.pendingMutations()
+        #expect(pending.compactMap { ($0.mutation as? AppendToPhone)?.suffix } == ["+1", "+2", "+3"], "in order")
+        #expect(Set(pending.map(\.idempotencyKey)).count == 3)
+
+        #expect(try await outbox.cancel(pending[1]))
+        #expect(try await shown(1) == "one+1+3", "the first and third still shown")
+        #expect(try await !outbox.cancel(pending[1]), "no longer pending")
+
+        await outbox.resume()
+        #expect(await server.phone(of: 1) == "one+1+3")
+        #expect(await server.keys == [pending[0].idempotencyKey, pending[2].idempotencyKey])
+    }
+
+    @Test func purgingAtASignOutRollsEveryMutationBackAndSendsNothing() async throws {
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        try await outbox.perform(AppendToPhone(id: 2, suffix: "+b"))
+        #expect(try await outbox.pendingCount() == 2)
+
+        try await outbox.purge()
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(try await shown(1) == "one")
+        #expect(try await shown(2) == "two")
+        #expect(outbox.isPaused, "still paused, as it was")
+        await outbox.resume()
+        #expect(await server.keys.isEmpty)
+    }
+}
