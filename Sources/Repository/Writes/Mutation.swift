@@ -43,9 +43,9 @@ public protocol Mutation<Element, Environment>: Codable, Sendable {
     ///
     /// - Returns: The server's answer (``MutationResult``), which becomes the element's server
     ///   value.
-    /// - Throws: An error that is transient (a ``RetryableError`` saying so, such as an
+    /// - Throws: An error that is transient (a `RetryableError` saying so, such as an
     ///   `APIError` for a lost connection or a 503) keeps the mutation to be sent again later,
-    ///   with the same idempotency key. A conflict (a ``WriteConflictError`` that is one, such
+    ///   with the same idempotency key. A conflict (a `WriteConflictError` that is one, such
     ///   as `APIError.conflict` for a `412` or `409`) goes to ``resolve(_:)``. Any other error
     ///   rejects it: it is rolled back, alone.
     func send(using environment: Environment, context: MutationContext<Element>) async throws

@@ -53,7 +53,7 @@ where Element.ID: CacheKey {
     ///   - mutations: Every mutation type the app performs: a stored mutation is read back
     ///     through its type's ``Mutation/mutationName``.
     ///   - retryPolicy: How often a transient failure is tried again within one run of the
-    ///     queue. Defaults to a ``RetryPolicy`` with its defaults.
+    ///     queue. Defaults to a `RetryPolicy` with its defaults.
     public init(
         store: ElementStore<Element>, environment: Environment, mutations: [any Mutation<Element, Environment>.Type],
         retryPolicy: RetryPolicy = RetryPolicy()

@@ -1,0 +1,78 @@
+// The samples of "Offline edits" (OfflineEdits.md).
+import ContentLoading
+import ContentLoadingNetworking
+import ContentLoadingRepository
+import Foundation
+import Observation
+
+#if canImport(SwiftUI)
+    import SwiftUI
+#endif
+
+public enum OfflineEdits {
+    public typealias Contact = Caching.Contact
+
+    // sample: Sources/Repository/ContentLoadingRepository.docc/OfflineEdits.md#1
+    struct Rename: Mutation {
+        let id: Contact.ID
+        let phone: String
+
+        var elementID: Contact.ID { id }
+        func apply(to contact: inout Contact) { contact.phone = phone }
+
+        func send(using client: APIClient, context: MutationContext<Contact>) async throws -> MutationResult<Contact> {
+            let url = URL(string: "https://api.example.com/contacts/\(id)")!
+            let response = try await client.send(
+                .put(url, body: context.edited, ifMatch: context.entityTag, idempotencyKey: context.idempotencyKey))
+            return MutationResult(
+                value: try client.decode(Contact.self, from: response.body, url: url), entityTag: response.validators.entityTag)
+        }
+
+        func resolve(_ conflict: MutationConflict<Contact>) -> ConflictResolution { .clientWins }
+    }
+    // end sample
+
+    /// The performing sample: renames contact 42 and returns the count of changes not sent.
+    public static func perform(contacts: ElementStore<Contact>, client: APIClient) async throws -> Int {
+        // sample: Sources/Repository/ContentLoadingRepository.docc/OfflineEdits.md#2
+        let outbox = Outbox(store: contacts, environment: client, mutations: [Rename.self])
+        try await outbox.perform(Rename(id: 42, phone: "+1 555 0100"))   // every screen shows it at once
+        let notSent = try await outbox.pendingCount()                      // "1 change not sent yet"
+        // end sample
+        return notSent
+    }
+
+    #if canImport(SwiftUI)
+        // sample: Sources/Repository/ContentLoadingRepository.docc/OfflineEdits.md#3
+        @MainActor @Observable final class EditsStatus {
+            var notSent = 0
+            var conflict: PendingMutation<Contact, APIClient>?
+            var failure: String?
+
+            func follow(_ outbox: Outbox<Contact, APIClient>) async {
+                for await event in outbox.events {
+                    switch event {
+                    case .conflict(let mutation, _, .ask): conflict = mutation
+                    case .rejected(_, let error): failure = "\(error)"
+                    default: break
+                    }
+                    notSent = (try? await outbox.pendingCount()) ?? notSent
+                }
+            }
+        }
+
+        struct EditsBanner: View {
+            let status: EditsStatus
+            let outbox: Outbox<Contact, APIClient>
+
+            var body: some View {
+                if status.notSent > 0 { Text("\(status.notSent) changes not sent yet") }
+                if let conflict = status.conflict {
+                    Button("Keep my change") { Task { await outbox.resolve(conflict, with: .clientWins) } }
+                    Button("Use the server's") { Task { await outbox.resolve(conflict, with: .serverWins) } }
+                }
+            }
+        }
+        // end sample
+    #endif
+}
