@@ -1,11 +1,14 @@
-// sqlite-crash-writer PATH ROWS STOP_AT [replace|write|cache|pages]
+// sqlite-crash-writer PATH ROWS STOP_AT [replace|write|cache|pages|outbox]
 //
 // A test helper: opens the SellerContacts store at PATH and writes ROWS contacts in one
 // transaction (replaceAll, or write). After STOP_AT rows it prints "writing" and stops in the
 // middle of the transaction, for the test to kill it with SIGKILL. If it is not killed it
 // never commits. With `cache`, it opens a disk cache at PATH instead and saves ROWS entries.
 // With `pages`, it prints "paging" and pages through a persisted list in an element store at
-// PATH, round after round, until it is killed (ROWS and STOP_AT are not used).
+// PATH, round after round, until it is killed (ROWS and STOP_AT are not used). With `outbox`,
+// it prints "performing" and performs mutations of one element through a paused outbox over an
+// element store at PATH, printing "performed ROWS.N" after each, until it is killed (ROWS is
+// the round's number).
 import ContentLoadingRepository
 import Foundation
 import SellerContacts
@@ -13,11 +16,12 @@ import SellerContacts
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let rows = Int(arguments[2]), let stopAt = Int(arguments[3]) else {
     FileHandle.standardError.write(
-        Data("usage: sqlite-crash-writer PATH ROWS STOP_AT [replace|write|cache|pages]\n".utf8))
+        Data("usage: sqlite-crash-writer PATH ROWS STOP_AT [replace|write|cache|pages|outbox]\n".utf8))
     exit(64)
 }
 do {
     if arguments.count > 4, arguments[4] == "pages" { try await pageForever(path: arguments[1]) }
+    if arguments.count > 4, arguments[4] == "outbox" { try await performForever(path: arguments[1], round: rows) }
     if arguments.count > 4, arguments[4] == "cache" {
         let cache = KeyedRepository<Int, String>(disk: try DiskCache(.file(path: arguments[1]))) { "\($0)" }
         for row in 0..<rows { try await cache.save("row \(row)", for: row) }
