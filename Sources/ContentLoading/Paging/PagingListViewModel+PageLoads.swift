@@ -59,7 +59,7 @@ extension PagingListViewModel {
             do {
                 let served = try await loadPage(input, request.cursor)
                 guard let self else { return }
-                let added = self.add(try self.checked(served.page), requested: request, by: load, heardSince: heard)
+                let added = self.add(served.page, requested: request, by: load, heardSince: heard)
                 // NB: what of the page could not be served is an error beside the list that shows the page.
                 if added, let problem = served.problem, self.machine.report(problem) { self.publish() }
             } catch {

@@ -62,7 +62,7 @@ extension PagingListViewModel {
                 try Task.checkCancellation()
                 let served = try await loadPage(input, request.cursor)
                 problem = problem ?? served.problem
-                list.append(try Self.checked(served.page, key: key), requested: request, window: window, key: key)
+                list.append(served.page, requested: request, window: window, key: key)
                 pages += 1
             }
             return (await self?.placed(list) ?? list, problem)

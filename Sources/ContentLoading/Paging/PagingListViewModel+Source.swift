@@ -95,7 +95,7 @@ extension PagingListViewModel {
             if showsNothing {
                 do {
                     if let stored = try await source.storedInitialPage(input) {
-                        await send(.value(try Self.firstList(stored.page, input: input, key: key)))
+                        await send(.value(try Self.firstList(stored.page, input: input, key: key, isChecked: true)))
                         if let problem = stored.problem { await send(.error(problem)) }
                     } else {
                         await showLoading()
@@ -106,7 +106,9 @@ extension PagingListViewModel {
                 }
             }
             if let served = try await source.refreshedInitialPage(input) {
-                var (list, problem) = (try Self.firstList(served.page, input: input, key: key), served.problem)
+                var (list, problem) = (
+                    try Self.firstList(served.page, input: input, key: key, isChecked: true), served.problem
+                )
                 if let keepPlace {
                     let kept = try await keepPlace(list)
                     (list, problem) = (kept.list, problem ?? kept.problem)

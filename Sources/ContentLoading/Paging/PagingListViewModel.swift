@@ -187,7 +187,10 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         guard let keepPlace else { return super.producer(for: input) }
         let (loadPage, key) = (pageFunction(.next), deduplicationKey)
         return .load {
-            try await keepPlace(Self.firstList(await loadPage(input, nil).page, input: input, key: key)).list
+            try await keepPlace(
+                Self.firstList(await loadPage(input, nil).page, input: input, key: key, isChecked: true)
+            )
+            .list
         }
     }
 
@@ -196,17 +199,21 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         try Self.firstList(await loadPage(input, cursor: nil), input: input, key: deduplicationKey)
     }
 
-    /// What loads a page at `direction`'s end: the source's (stored, or fetched and stored,
-    /// with what of it could not be served), the `init(loadPage:)` function, or
+    /// What loads a page at `direction`'s end, checked for repeated keys (the kit's rule for
+    /// duplicate ids): the source's (stored, or fetched and stored, with what of it could not be
+    /// served; a store serves each id once), the `init(loadPage:)` function, or
     /// ``loadPage(_:cursor:)`` on the model, which it holds only for the call.
     func pageFunction(_ direction: PagingDirection)
         -> @Sendable (Input, Cursor?) async throws -> ServedPage<Element, Cursor>
     {
         if let source { return { input, cursor in try await source.page(input, cursor, direction) } }
-        if let pageOperation { return { input, cursor in (try await pageOperation(input, cursor), nil) } }
+        let key = deduplicationKey
+        if let pageOperation {
+            return { input, cursor in (try Self.checked(await pageOperation(input, cursor), key: key), nil) }
+        }
         return { [weak self] input, cursor in
             guard let self else { throw CancellationError() }
-            return (try await self.loadPage(input, cursor: cursor), nil)
+            return (try Self.checked(await self.loadPage(input, cursor: cursor), key: key), nil)
         }
     }
 
@@ -224,12 +231,8 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         publishPageStates()
     }
 
-    /// `page`, when it holds each key once (with `deduplicatingBy:`), by the kit's rule for
-    /// duplicate ids: a page that repeats a key fails with ``DuplicateIDError``.
-    nonisolated func checked(_ page: Page<Element, Cursor>) throws -> Page<Element, Cursor> {
-        try Self.checked(page, key: deduplicationKey)
-    }
-
+    /// `page`, when it holds each key once (with `key`), by the kit's rule for duplicate ids:
+    /// a page that repeats a key fails with ``DuplicateIDError``.
     nonisolated static func checked(
         _ page: Page<Element, Cursor>, key: DeduplicationKey<Element>?
     ) throws -> Page<Element, Cursor> {
@@ -237,11 +240,12 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         return page
     }
 
-    /// The list the initial `page` loaded for `input` starts.
+    /// The list the initial `page` loaded for `input` starts; `page` is checked for repeated
+    /// keys unless it is `checked` already (a store serves each id once).
     nonisolated static func firstList(
-        _ page: Page<Element, Cursor>, input: Input, key: DeduplicationKey<Element>?
+        _ page: Page<Element, Cursor>, input: Input, key: DeduplicationKey<Element>?, isChecked: Bool = false
     ) throws -> PagedList<Element, Cursor> {
-        PagedList(first: try checked(page, key: key), origin: PagingOrigin(input: input), key: key)
+        PagedList(first: isChecked ? page : try checked(page, key: key), origin: PagingOrigin(input: input), key: key)
     }
 
     /// The items of every page loaded so far (an empty list before the first page).
