@@ -28,7 +28,11 @@ struct KillDuringPagingTests {
             let pages = try Self.checkedPages(in: path, "round \(round), seed \(seed)")
             pagesSeen.insert(pages)
         }
-        #expect(pagesSeen.count > 1, "the kills landed at different moments (seed \(seed)): \(pagesSeen)")
+        // NB: with the few rounds of a plain run (5, under TSan too, where the child is slow), the
+        // kills may all land at one stage; the full corpus's 100 must not.
+        if Self.rounds >= 100 {
+            #expect(pagesSeen.count > 1, "the kills landed at different moments (seed \(seed)): \(pagesSeen)")
+        }
     }
 
     /// Checks the file at `path` after a kill and returns how many pages it holds: intact, each
