@@ -78,7 +78,7 @@ extension DiskCache {
             if !written {
                 kept[element.id] = try storedElement(type: type, id: element.id)?.data
             } else if let shown {
-                try keepServerValue(element.data, entityTag: nil, type: type, id: element.id)
+                try writeBase(ElementBase(value: element.data, entityTag: nil), type: type, id: element.id)
                 kept[element.id] = shown
             }
         }

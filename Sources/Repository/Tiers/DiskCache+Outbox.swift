@@ -214,16 +214,11 @@ extension DiskCache {
     /// Inside a write of element rows: the value to store in the row of element `id` of
     /// `type` when `data` is its server value and it has pending mutations (the one readers
     /// see: `data` with them applied; when no overlay is set for the type yet, the row as it
-    /// is); `nil` when it has none, so `data` is its row. Then ``keepServerValue(_:entityTag:type:id:)``.
+    /// is); `nil` when it has none, so `data` is its row. Then `writeBase` keeps `data` as its server value.
     func shownValue(ofServerValue data: Data, type: String, id: String) throws -> Data? {
         guard !pendingElements.isEmpty, pendingElements.contains(Self.pendingKey(type, id)) else { return nil }
         guard let overlay = overlays[type] else { return try storedElement(type: type, id: id)?.data ?? data }
         return try overlay(data, try pendingMutations(type: type, id: id))
-    }
-
-    /// Keeps `data` as the server value of element `id` of `type` (which has pending mutations).
-    func keepServerValue(_ data: Data, entityTag: String?, type: String, id: String) throws {
-        try writeBase(ElementBase(value: data, entityTag: entityTag), type: type, id: id)
     }
 
     /// The elements with a kept server value, as `pendingKey`s, read when the file is opened.
@@ -249,7 +244,8 @@ extension DiskCache {
         return base
     }
 
-    private func writeBase(_ base: ElementBase, type: String, id: String) throws {
+    /// Keeps `base` as the server value of element `id` of `type` (which has pending mutations).
+    func writeBase(_ base: ElementBase, type: String, id: String) throws {
         let upsert = try database.prepare(
             "INSERT OR REPLACE INTO content_loading_element_bases (type, id, value, entity_tag) VALUES (?, ?, ?, ?)",
             operation: "write the outbox in")

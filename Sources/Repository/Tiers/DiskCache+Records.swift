@@ -114,7 +114,7 @@ extension DiskCache {
                 keepingWritesAfter: started, using: try elementUpsert())
             guard written else { return (version, try storedElement(type: type, id: id)?.data) }
             guard let shown else { return (version, nil) }
-            try keepServerValue(data, entityTag: validators.entityTag, type: type, id: id)
+            try writeBase(ElementBase(value: data, entityTag: validators.entityTag), type: type, id: id)
             return (version, shown)
         }
     }

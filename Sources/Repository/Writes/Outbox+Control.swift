@@ -41,11 +41,7 @@ extension Outbox {
         else { return false }
         held.withLock { _ = $0.removeValue(forKey: mutation.sequence) }
         do {
-            try await store.versions.sharing {
-                let writtenAt = store.now()
-                let settled = try await store.disk.settleMutation(stored, .unchanged, writtenAt: writtenAt)
-                await share(settled.shown, version: settled.version, writtenAt: writtenAt)
-            }
+            try await settle(stored, .unchanged)
         } catch {
             release(mutation.sequence)
             throw CacheError(

@@ -159,16 +159,23 @@ extension Outbox {
         pending: PendingMutation<Element, Environment>, error: (any Error)?
     ) async -> Bool {
         do {
-            try await store.versions.sharing {
-                let writtenAt = store.now()
-                let settled = try await store.disk.settleMutation(
-                    stored, change, keeping: keeping, writtenAt: writtenAt)
-                await share(settled.shown, version: settled.version, writtenAt: writtenAt)
-            }
+            try await settle(stored, change, keeping: keeping)
             return true
         } catch let failure {
             broadcast.send(.willRetry(pending, error ?? failure))
             return false
+        }
+    }
+
+    /// Settles `stored` in the file (see `DiskCache.settleMutation`) and shows the element as it
+    /// is now to every reader.
+    func settle(_ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, keeping: Bool = false)
+        async throws
+    {
+        try await store.versions.sharing {
+            let writtenAt = store.now()
+            let settled = try await store.disk.settleMutation(stored, change, keeping: keeping, writtenAt: writtenAt)
+            await share(settled.shown, version: settled.version, writtenAt: writtenAt)
         }
     }
 
