@@ -121,6 +121,9 @@ struct APIClientSendTests {
         #expect(try client.decode(Contact.self, from: body, url: url) == Contact(id: 3, phone: "second"))
         #expect(error.description.contains("PUT request failed: HTTP 412 from \(url.absoluteString): conflict"))
         #expect(!error.isTransient, "a conflict is not retried")
+        let conflict = try #require(error.writeConflict, "the thrown error is a write conflict (as an outbox sees it)")
+        #expect(conflict.body == body)
+        #expect(conflict.entityTag == current)
         #expect(try await client.fetch(Contact.self, from: url).phone == "second", "nothing changed")
     }
 
