@@ -96,3 +96,15 @@ actor ContactServer {
         return MutationResult(value: contact, entityTag: entityTag(of: contact.id))
     }
 }
+
+extension Outbox {
+    /// Its events that end a send, ``OutboxEvent/sending`` left out.
+    var outcomes:
+        AsyncCompactMapSequence<AsyncStream<OutboxEvent<Element, Environment>>, OutboxEvent<Element, Environment>>
+    {
+        events.compactMap { event in
+            if case .sending = event { return nil }
+            return event
+        }
+    }
+}

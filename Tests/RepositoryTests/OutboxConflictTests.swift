@@ -9,7 +9,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct OutboxConflictTests {
     typealias Contact = ElementStoreTests.Contact
-    typealias Events = AsyncStream<OutboxEvent<Contact, ContactServer>>.Iterator
+    typealias Events = AsyncCompactMapSequence<
+        AsyncStream<OutboxEvent<Contact, ContactServer>>, OutboxEvent<Contact, ContactServer>
+    >.Iterator
 
     let server = ContactServer([Contact(id: 1, phone: "one")])
     let store: ElementStore<Contact>
@@ -41,7 +43,7 @@ struct OutboxConflictTests {
     }
 
     @Test func byDefaultTheServerWinsAndTheMutationIsRolledBack() async throws {
-        var events = outbox.events.makeAsyncIterator()
+        var events = outbox.outcomes.makeAsyncIterator()
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
         let (_, conflict, resolution) = try #require(await nextConflict(&events))
         #expect(resolution == .serverWins)
@@ -56,7 +58,7 @@ struct OutboxConflictTests {
     }
 
     @Test func whenTheClientWinsTheMutationIsAppliedOverTheServersValueAndSentAgain() async throws {
-        var events = outbox.events.makeAsyncIterator()
+        var events = outbox.outcomes.makeAsyncIterator()
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "client"))
         #expect(try #require(await nextConflict(&events)).2 == .clientWins)
         guard case .confirmed? = await events.next() else {
@@ -69,7 +71,7 @@ struct OutboxConflictTests {
     }
 
     @Test func anAskedConflictIsHeldWithTheElementsLaterMutationsUntilTheAppDecides() async throws {
-        var events = outbox.events.makeAsyncIterator()
+        var events = outbox.outcomes.makeAsyncIterator()
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))
         let (held, _, resolution) = try #require(await nextConflict(&events))
         #expect(resolution == .ask)

@@ -17,8 +17,7 @@ struct OutboxControlTests {
     init() async throws {
         store = ElementStore<Contact>(disk: try DiskCache(.file(path: try temporaryCachePath())))
         for contact in try await server.all() { try await store.save(contact) }
-        outbox = Outbox(store: store, environment: server, mutations: [AppendToPhone.self])
-        outbox.pause()
+        outbox = Outbox(store: store, environment: server, mutations: [AppendToPhone.self], isPaused: true)
     }
 
     func shown(_ id: Int) async throws -> String? { try await store.element(id: id)?.phone }
@@ -63,5 +62,29 @@ struct OutboxControlTests {
         #expect(outbox.isPaused, "still paused, as it was")
         await outbox.resume()
         #expect(await server.keys.isEmpty)
+    }
+
+    @Test func anOutboxMadePausedSendsNothingAtLaunchAndReportsEachAttemptOnceResumed() async throws {
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        await server.setOnline(false)
+        // NB: a second outbox over the file is the next launch; made paused, it waits for its subscriber.
+        let relaunched = Outbox(
+            store: store, environment: server, mutations: [AppendToPhone.self],
+            retryPolicy: RetryPolicy(attempts: 2, initialDelay: .zero, jitter: .none), isPaused: true)
+        var events = relaunched.events.makeAsyncIterator()
+        await relaunched.send()
+        #expect(await server.keys.isEmpty, "nothing sent before resume()")
+
+        await relaunched.resume()
+        var seen: [String] = []
+        for _ in 0..<3 {
+            switch await events.next() {
+            case .sending(_, let attempt)?: seen.append("sending \(attempt)")
+            case .willRetry?: seen.append("will retry")
+            default: seen.append("other")
+            }
+        }
+        #expect(seen == ["sending 1", "sending 2", "will retry"])
+        #expect(try await relaunched.pendingCount() == 1)
     }
 }

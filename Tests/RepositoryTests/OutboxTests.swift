@@ -42,7 +42,7 @@ struct OutboxTests {
         try await details.refresh(1)
         await outbox.send()
         let gate = server.holdNextRequest()
-        var events = outbox.events.makeAsyncIterator()
+        var events = outbox.outcomes.makeAsyncIterator()
 
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
         #expect(try await phones(lists) == ["one+a", "two"], "the list shows it before any request")
@@ -111,7 +111,7 @@ struct OutboxTests {
         #expect(try await phones(lists) == ["one+1+reject+3", "two"])
 
         await server.setOnline(true)
-        var events = outbox.events.makeAsyncIterator()
+        var events = outbox.outcomes.makeAsyncIterator()
         await outbox.send()
         var seen: [String] = []
         for _ in 0..<3 {
@@ -138,7 +138,7 @@ struct OutboxTests {
 
         await server.setOnline(true)
         (_, lists, outbox) = try launch(mutations: [SetPhone.self])
-        var events = outbox.events.makeAsyncIterator()
+        var events = outbox.outcomes.makeAsyncIterator()
         await outbox.send()
         guard case .setAside(let aside, let error)? = await events.next() else {
             Issue.record("the mutation that no type reads is set aside")

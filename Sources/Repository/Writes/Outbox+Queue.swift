@@ -89,7 +89,8 @@ extension Outbox {
         let result: MutationResult<Element>
         do {
             result = try await retryPolicy.run {
-                try await mutation.send(using: environment, context: context.attempt(RetryAttempt.number))
+                broadcast.send(.sending(pending, attempt: RetryAttempt.number))
+                return try await mutation.send(using: environment, context: context.attempt(RetryAttempt.number))
             }
         } catch {
             if let conflict = Self.conflict(in: error), !resending {

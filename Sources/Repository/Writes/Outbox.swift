@@ -43,7 +43,7 @@ where Element.ID: CacheKey {
     /// The mutations being sent or cancelled (by sequence): one at a time does either.
     let claimed = Locked<Set<Int>>([])
     /// Whether the queue is paused (``pause()``).
-    let paused = Locked(false)
+    let paused: Locked<Bool>
 
     /// Creates an outbox over `store` and starts sending what the file holds.
     ///
@@ -54,11 +54,15 @@ where Element.ID: CacheKey {
     ///     through its type's ``Mutation/mutationName``.
     ///   - retryPolicy: How often a transient failure is tried again within one run of the
     ///     queue. Defaults to a `RetryPolicy` with its defaults.
+    ///   - isPaused: Whether the queue starts paused: nothing is sent until ``resume()``. Pass
+    ///     `true` when the user is signed out at launch, or to subscribe to ``events`` before
+    ///     the launch's sends begin. Defaults to `false`.
     public init(
         store: ElementStore<Element>, environment: Environment, mutations: [any Mutation<Element, Environment>.Type],
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(), isPaused: Bool = false
     ) {
         self.store = store
+        paused = Locked(isPaused)
         self.environment = environment
         self.retryPolicy = retryPolicy
         types = Dictionary(mutations.map { ($0.mutationName, $0) }, uniquingKeysWith: { first, _ in first })
@@ -71,7 +75,8 @@ where Element.ID: CacheKey {
         }
     }
 
-    /// A new stream of what happens to the mutations from now on.
+    /// A new stream of what happens to the mutations from now on. To hear the sends a launch
+    /// starts, make the outbox paused (`isPaused: true`), subscribe, then ``resume()``.
     public var events: AsyncStream<OutboxEvent<Element, Environment>> { broadcast.subscribe() }
 
     /// Performs `mutation`: stores it, shows it to every reader of its element, and starts

@@ -1,6 +1,9 @@
 /// What happened to a mutation in an ``Outbox``.
 public enum OutboxEvent<Element: Identifiable & Codable & Sendable, Environment: Sendable>: Sendable
 where Element.ID: CacheKey {
+    /// It is being sent: `attempt` counts from 1 within one run of the queue (the retry
+    /// policy's attempts), and starts again at 1 in the next run.
+    case sending(PendingMutation<Element, Environment>, attempt: Int)
     /// The server confirmed it: its answer is the element's server value, and the mutation is
     /// no longer pending.
     case confirmed(PendingMutation<Element, Environment>)
