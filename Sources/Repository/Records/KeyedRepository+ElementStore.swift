@@ -1,11 +1,14 @@
 import ContentLoading
+import ContentLoadingSupport
 import Foundation
 
 extension KeyedRepository {
     /// Creates a repository of lists whose elements live in `elements`: each list is stored as
     /// the ordered ids of its elements, each element once, and a save or removal made through
     /// the store (or ``save(element:)`` here) reaches every list holding its id, in memory, for
-    /// live readers and on disk.
+    /// live readers and on disk. When `Element` is `Equatable`, a list fetched in full is
+    /// compared with the cached one, as for any `Equatable` value: the same list is
+    /// ``CachedValue/isUnchanged``.
     ///
     /// ```swift
     /// let search = KeyedRepository<String, [Contact]>(elements: contacts) { query in try await api.search(query) }
@@ -29,7 +32,8 @@ extension KeyedRepository {
     ) where Value == [Element] {
         let tier = ElementListTier<Key, Element>(store: elements)
         self.init(
-            memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, retry: retry, fetch: fetchIfChanged)
+            memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, isUnchanged: Self.equality,
+            retry: retry, fetch: fetchIfChanged)
         // NB: the store keeps the listener: it holds the repository weakly and nothing that
         // holds the store (the tier does), or the store and its file would never be freed.
         let (holders, origin) = (tier.holders, tier.origin)
@@ -75,7 +79,8 @@ extension KeyedRepository {
     ) where Value: Identifiable & Codable, Value.ID == Key {
         let tier = ElementTier(store: elements)
         self.init(
-            memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, retry: retry, fetch: fetchIfChanged)
+            memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, isUnchanged: Self.equality,
+            retry: retry, fetch: fetchIfChanged)
         let origin = tier.origin
         elements.listen { [weak self] change in
             guard let self else { return false }
@@ -97,5 +102,15 @@ extension KeyedRepository {
         self.init(
             elements: elements, memory: memory, ages: ages, now: now, retry: retry,
             fetchIfChanged: { key, _ in .modified(try await fetch(key), .none) })
+    }
+}
+
+extension KeyedRepository {
+    /// `==` when `Value` is `Equatable` (checked at run time: a list of `Equatable` elements
+    /// is), so the element-store variants compare a fetched value as the `Equatable` ones do;
+    /// `nil` otherwise.
+    static var equality: (@Sendable (Value, Value) -> Bool)? {
+        guard Value.self is any Equatable.Type else { return nil }
+        return { lhs, rhs in isSame(lhs, rhs) }
     }
 }
