@@ -91,7 +91,8 @@ let package = Package(
             ]),
         // A child process for the crash-safety test: killed in the middle of a large write.
         .executableTarget(
-            name: "sqlite-crash-writer", dependencies: ["SellerContacts", "ContentLoading", "ContentLoadingRepository"],
+            name: "sqlite-crash-writer",
+            dependencies: ["SellerContacts", "ContentLoading", "ContentLoadingNetworking", "ContentLoadingRepository"],
             path: "Tests/CrashWriter"),
         .testTarget(
             name: "RepositoryTests",

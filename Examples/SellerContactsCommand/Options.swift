@@ -1,6 +1,7 @@
 import ContentLoadingNetworking
 import ContentLoadingRepository
 import Foundation
+import SellerContacts
 
 /// The command line of `seller-contacts`.
 public struct Options: Sendable, Equatable {
@@ -18,6 +19,9 @@ public struct Options: Sendable, Equatable {
     public var cachePath: String?
     /// With a cache: whether and when to fetch.
     public var policy: CachePolicy = .returnCacheElseLoad
+    /// With a cache and an http(s) URL: a phone number to change, kept in the cache's file
+    /// until the server confirms it (`PUT URL/ORDER`).
+    public var edit: PhoneEdit?
     /// How many times a transient failure (a timeout, a lost connection, HTTP 408, 429 or 5xx
     /// but 501) is tried again.
     public var retries = 0
@@ -35,7 +39,8 @@ public struct Options: Sendable, Equatable {
         USAGE: seller-contacts [--url URL] [--timeout SECONDS] [--deadline SECONDS] [--retries N]
                               [--header 'NAME: VALUE']...
                               [--database PATH [--offline]]
-                              [--cache PATH [--policy POLICY]]
+                              [--cache PATH [--policy POLICY]
+                                            [--edit ORDER --phone TEXT]]
 
         Loads a seller's contacts and prints each state of the loader as it happens
         (loading, then success, empty or error), then the contacts as a table.
@@ -51,6 +56,15 @@ public struct Options: Sendable, Equatable {
         where it came from (memory, disk, remote) and its age. A fetch sends the ETag
         stored with the cached value, so a server whose contacts have not changed answers
         "not modified" and nothing is downloaded again.
+
+        With --cache, edits survive: --edit ORDER --phone TEXT changes a contact's
+        phone at once, keeps the change in the cache's file and sends it to the
+        server as PUT URL/ORDER, with the contact's JSON as the body, its ETag as
+        If-Match and an Idempotency-Key that stays the same until the server
+        confirms it. A change the server cannot take now (it is down) stays
+        pending: the contacts show it, the command says how many changes are not
+        sent yet, and every later --cache run with that URL sends it. A
+        server that changed the contact since (412) wins: the edit is rolled back.
 
         OPTIONS:
           --url URL            Load from a file:// or http(s):// URL instead of the
@@ -79,6 +93,9 @@ public struct Options: Sendable, Equatable {
                                fetch), then-load (the cached value, then the
                                fetched one), network-first (fetch; the cached value
                                if the fetch fails).
+          --edit ORDER         With --cache and an http(s) --url: change the phone
+                               of the stored contact with this order.
+          --phone TEXT         With --edit: the new phone number ('' removes it).
           -h, --help           Show this help.
 
         EXIT STATUS:
@@ -87,7 +104,8 @@ public struct Options: Sendable, Equatable {
           With --database: 0 when contacts were shown from the database, even if the
           sync failed; 1 when there was nothing to show.
           With --cache: 0 when a value was shown or none is cached (require); 1 when
-          nothing could be shown.
+          nothing could be shown. With --edit: 0 once the edit is stored (sent or not
+          yet), 1 when it could not be (no such contact stored).
         """
 
     /// Parses `arguments` (without the program name).
@@ -97,6 +115,8 @@ public struct Options: Sendable, Equatable {
         var options = Options()
         var remaining = Array(arguments)[...]
         var policyGiven = false
+        var editOrder: Int?
+        var phone: String??
         while let argument = remaining.popFirst() {
             switch argument {
             case "-h", "--help":
@@ -127,6 +147,14 @@ public struct Options: Sendable, Equatable {
                 options.offline = true
             case "--cache":
                 options.cachePath = try value(after: argument, in: &remaining)
+            case "--edit":
+                let value = try value(after: argument, in: &remaining)
+                guard let order = Int(value) else {
+                    throw UsageError(message: "--edit needs a contact's order (a whole number), got '\(shown(value))'")
+                }
+                editOrder = order
+            case "--phone":
+                phone = try phoneValue(after: argument, in: &remaining)
             case "--policy":
                 let value = try value(after: argument, in: &remaining)
                 guard let policy = policyNames[value] else {
@@ -148,7 +176,30 @@ public struct Options: Sendable, Equatable {
         if policyGiven && options.cachePath == nil {
             throw UsageError(message: "--policy needs --cache PATH: it says how to use the cache")
         }
+        options.edit = try edit(order: editOrder, phone: phone, options: options)
         return options
+    }
+
+    /// The edit `--edit ORDER --phone TEXT` asks for, checked against the other options.
+    private static func edit(order: Int?, phone: String??, options: Options) throws -> PhoneEdit? {
+        guard let order else {
+            if phone != nil { throw UsageError(message: "--phone needs --edit ORDER: it says which contact") }
+            return nil
+        }
+        guard let phone else { throw UsageError(message: "--edit needs --phone TEXT: the new phone number") }
+        guard options.cachePath != nil else {
+            throw UsageError(message: "--edit needs --cache PATH: the edit is kept there until the server has it")
+        }
+        guard let scheme = options.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw UsageError(message: "--edit needs an http(s) --url: the edit is sent as PUT URL/ORDER")
+        }
+        return PhoneEdit(order: order, phone: phone)
+    }
+
+    /// The text after `--phone`: any text, `''` for none.
+    private static func phoneValue(after option: String, in remaining: inout ArraySlice<String>) throws -> String? {
+        guard let value = remaining.popFirst() else { throw UsageError(message: "\(option) needs a value") }
+        return value.isEmpty ? nil : value
     }
 
     /// The `--policy` names.

@@ -8,32 +8,50 @@ import SellerContacts
 
 extension SellerContactsCommand {
     /// The keyed-cache flow: reads the contacts of the source URL through a memory tier and
-    /// the disk cache at `path` with `policy`, printing each value with its origin and age
-    /// until the read has nothing more on the way.
+    /// the cache file at `path` with `policy`, printing each value with its origin and age
+    /// until the read has nothing more on the way. The contacts are stored as records (each
+    /// contact once, the list as their ids) beside an outbox of edits: `edit` (if any) is
+    /// performed, then the edits pending from earlier runs and it are sent, in order.
     static func runCached(
         cache path: String, policy: CachePolicy, source: URL, apiManager: SellerContactsAPIManager,
-        retry: RetryPolicy, console: Console
+        retry: RetryPolicy, edit: PhoneEdit?, console: Console
     ) async -> Int32 {
         console.write("cache: \(path.escapingControlCharacters)\n")
+        let contacts: ElementStore<SellerContacts>
         let repository: KeyedRepository<String, [SellerContacts]>
         do {
-            // NB: the fetch sends the ETag stored with the cached value; an unchanged server
-            // answers 304 and nothing is downloaded or decoded.
-            repository = KeyedRepository(disk: try DiskCache(.file(path: path)), retry: retry) { _, validators in
-                switch try await apiManager.sellerContacts(ifChangedSince: validators) {
-                case .modified(let contacts, let validators): .modified(contacts.sortedByOrder(), validators)
-                case .notModified(let validators): .notModified(validators)
-                }
-            }
+            contacts = ElementStore(disk: try DiskCache(.file(path: path)))
         } catch {
             reportError(error, console: console)
             return 1
         }
+        // NB: the fetch sends the ETag stored with the cached value; an unchanged server
+        // answers 304 and nothing is downloaded or decoded.
+        repository = KeyedRepository(elements: contacts, retry: retry) { _, validators in
+            switch try await apiManager.sellerContacts(ifChangedSince: validators) {
+            case .modified(let contacts, let validators): .modified(contacts.sortedByOrder(), validators)
+            case .notModified(let validators): .notModified(validators)
+            }
+        }
+        // NB: made paused, the outbox sends nothing until the read is shown and the edit
+        // performed; then one run sends what earlier runs left pending and the edit, in order.
+        let outbox = Outbox(
+            store: contacts, environment: apiManager, mutations: [PhoneEdit.self], retryPolicy: retry,
+            isPaused: true)
         // NB: the source URL, redacted, is the key: two sources never share an entry, and no
         // password or token reaches the file (URLs that differ only in those share one). A value
         // reaches the read only once the disk has it, so the command can exit once it is shown.
         let key = source.redactedForDisplay
-        return await show(repository.events(for: key, policy: policy), policy: policy, console: console)
+        var status = await show(repository.events(for: key, policy: policy), policy: policy, console: console)
+        if let edit { status = await perform(edit, outbox: outbox, contacts: contacts, console: console) }
+        if source.scheme == "http" || source.scheme == "https" { await outbox.resume() }
+        if edit != nil && status == 0 {
+            status = await show(
+                repository.events(for: key, policy: .returnCacheDontLoad), policy: .returnCacheDontLoad,
+                console: console)
+        }
+        await reportPending(outbox, console: console)
+        return status
     }
 
     /// Prints the events of a read until it has nothing more on the way; returns the exit status.

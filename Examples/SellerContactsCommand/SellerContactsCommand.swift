@@ -34,14 +34,15 @@ public enum SellerContactsCommand {
             options.url.map(FixedSellerContactsURLStore.init) ?? BundledSellerContactsURLStore()
         let limits = TransportLimits(idleTimeout: options.timeout, deadline: options.deadline)
         let adapter = options.headers.isEmpty ? nil : RequestHeaderAdapter(headers: options.headers)
-        let client = APIClient(transport: .standard(limits: limits), adapter: adapter)
+        let client = APIClient(
+            transport: .standard(limits: limits), adapter: adapter, onExchange: reportingWrites(to: console))
         let apiManager = SellerContactsAPIManager(urlStore: urlStore, client: client)
         console.write("source: \(urlStore.sellerContactsURL.redactedForDisplay.escapingControlCharacters)\n")
         let retry = retryPolicy(retries: options.retries, deadline: options.deadline, console: console)
         if let path = options.cachePath {
             return await runCached(
                 cache: path, policy: options.policy, source: urlStore.sellerContactsURL, apiManager: apiManager,
-                retry: retry, console: console)
+                retry: retry, edit: options.edit, console: console)
         }
         if let path = options.databasePath {
             return await runOfflineFirst(

@@ -1,4 +1,4 @@
-// sqlite-crash-writer PATH ROWS STOP_AT [replace|write|cache|pages|outbox]
+// sqlite-crash-writer PATH ROWS STOP_AT [replace|write|cache|pages|outbox|outbox-replay URL]
 //
 // A test helper: opens the SellerContacts store at PATH and writes ROWS contacts in one
 // transaction (replaceAll, or write). After STOP_AT rows it prints "writing" and stops in the
@@ -8,7 +8,9 @@
 // PATH, round after round, until it is killed (ROWS and STOP_AT are not used). With `outbox`,
 // it prints "performing" and performs mutations of one element through a paused outbox over an
 // element store at PATH, printing "performed ROWS.N" after each, until it is killed (ROWS is
-// the round's number).
+// the round's number). With `outbox-replay URL` it does the same with an outbox that sends
+// each mutation to URL (a record of the fixture server) as it can; with ROWS 0 it only sends
+// what is pending and prints "drained" (or "stuck N").
 import ContentLoadingRepository
 import Foundation
 import SellerContacts
@@ -16,12 +18,16 @@ import SellerContacts
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let rows = Int(arguments[2]), let stopAt = Int(arguments[3]) else {
     FileHandle.standardError.write(
-        Data("usage: sqlite-crash-writer PATH ROWS STOP_AT [replace|write|cache|pages|outbox]\n".utf8))
+        Data("usage: sqlite-crash-writer PATH ROWS STOP_AT [replace|write|cache|pages|outbox|outbox-replay URL]\n".utf8)
+    )
     exit(64)
 }
 do {
     if arguments.count > 4, arguments[4] == "pages" { try await pageForever(path: arguments[1]) }
     if arguments.count > 4, arguments[4] == "outbox" { try await performForever(path: arguments[1], round: rows) }
+    if arguments.count > 5, arguments[4] == "outbox-replay", let url = URL(string: arguments[5]) {
+        try await performAndSendForever(path: arguments[1], url: url, round: rows)
+    }
     if arguments.count > 4, arguments[4] == "cache" {
         let cache = KeyedRepository<Int, String>(disk: try DiskCache(.file(path: arguments[1]))) { "\($0)" }
         for row in 0..<rows { try await cache.save("row \(row)", for: row) }

@@ -1,3 +1,4 @@
+import SellerContacts
 import SellerContactsCommand
 import Testing
 
@@ -56,5 +57,39 @@ import Testing
         let error = #expect(throws: UsageError.self) { try Options.parse(arguments) }
         #expect(error?.message.contains("s3cr3t") == false, "\(error?.message ?? "")")
         #expect(error?.message.contains("alice") == false, "\(error?.message ?? "")")
+    }
+}
+
+/// `--edit ORDER --phone TEXT`: both or neither, with a cache file and an http(s) URL.
+@Suite struct EditOptionTests {
+    static let valid = ["--cache", "/tmp/c.sqlite", "--url", "http://127.0.0.1:1/contacts"]
+
+    @Test func anEditIsKeptWithItsPhoneAndAnEmptyPhoneRemovesIt() throws {
+        #expect(
+            try Options.parse(Self.valid + ["--edit", "2", "--phone", "+1 555"]).edit
+                == PhoneEdit(order: 2, phone: "+1 555"))
+        #expect(try Options.parse(Self.valid + ["--phone", "", "--edit", "2"]).edit == PhoneEdit(order: 2, phone: nil))
+        #expect(try Options.parse(Self.valid).edit == nil)
+    }
+
+    @Test(arguments: [
+        (["--edit", "2"], "--edit needs --phone TEXT"),
+        (["--phone", "1"], "--phone needs --edit ORDER"),
+        (["--edit", "two", "--phone", "1"], "--edit needs a contact's order"),
+    ])
+    func aHalfOrBadEditIsAUsageError(arguments: [String], message: String) {
+        let error = #expect(throws: UsageError.self) { try Options.parse(Self.valid + arguments) }
+        #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
+    }
+
+    @Test func anEditNeedsACacheAndAnHTTPURL() {
+        let noCache = #expect(throws: UsageError.self) {
+            try Options.parse(["--url", "http://127.0.0.1:1/c", "--edit", "2", "--phone", "1"])
+        }
+        #expect(noCache?.message.hasPrefix("--edit needs --cache PATH") == true)
+        let file = #expect(throws: UsageError.self) {
+            try Options.parse(["--cache", "/tmp/c", "--url", "file:///tmp/c.json", "--edit", "2", "--phone", "1"])
+        }
+        #expect(file?.message.hasPrefix("--edit needs an http(s) --url") == true)
     }
 }

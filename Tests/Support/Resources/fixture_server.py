@@ -2,7 +2,9 @@
 """A fixture HTTP server for ContentLoadingKit's tests. Listens on 127.0.0.1 only.
 
 Prints "PORT <n>" once listening, then serves until its standard input closes (so it never
-outlives the test process that started it).
+outlives the test process that started it). Options: --root DIR (the fixtures), --port N (0, the
+default, for any free port), --contacts FILE (a JSON array of seller contacts that seeds
+/contacts).
 
 Routes:
   /fixtures/<name>   the file <root>/<name> (200, with an ETag of its content and its
@@ -32,6 +34,10 @@ Routes:
                      of a record that does not exist, is 412 with the current record and ETag.
                      A write with an Idempotency-Key already seen answers the first answer again
                      and changes nothing.
+  /contacts          the seeded contacts (records contacts/<order>), as one JSON array in order,
+                     with an ETag of the array (304 to a matching If-None-Match)
+  /contacts/<order>  one contact: a record (GET, PUT with If-Match and Idempotency-Key as above)
+  /idempotency-keys  how many idempotency keys were applied (as JSON)
   /record-writes/<collection>
                      how many writes were applied under <collection> (as JSON)
   /flaky/<key>/<n>/<status>/echo (any write method)
@@ -104,6 +110,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.echo() if self.authorized() else self.refuse()
         if route.startswith("records/"):
             return self.write_record(route[len("records/"):])
+        if route.startswith("contacts/"):
+            return self.write_record(route)
         if route.startswith("flaky/") and route.endswith("/echo"):
             key, failures, status, _ = route[len("flaky/"):].split("/", 3)
             with lock:
@@ -253,6 +261,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(record[1])
 
+    def send_contacts(self):
+        """The records contacts/<order> as one JSON array, by order, with an ETag of the array."""
+        with lock:
+            named = [(int(name.split("/")[1]), record[1]) for name, record in records.items()
+                     if name.startswith("contacts/") and name.split("/")[1].isdigit()]
+        body = json.dumps([json.loads(record) for _, record in sorted(named)]).encode()
+        tag = '"%s"' % hashlib.sha256(body).hexdigest()[:16]
+        if tag in [t.strip() for t in self.headers.get("If-None-Match", "").split(",")]:
+            self.send_response(304)
+            self.send_header("ETag", tag)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("ETag", tag)
+        self.end_headers()
+        self.wfile.write(body)
+
     def freshness_headers(self):
         query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
         headers = {}
@@ -335,6 +363,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.echo()
             if route == "records":
                 return self.read_record(rest)
+            if route == "contacts":
+                return self.read_record("contacts/" + rest) if rest else self.send_contacts()
+            if route == "idempotency-keys":
+                with lock:
+                    return self.send_body(200, str(len(answered)).encode())
             if route == "fresh":
                 return self.send_fixture(rest, self.freshness_headers())
             if route == "protected":
@@ -489,8 +522,15 @@ def gzip_bomb(mib):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", default=".")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--contacts")
     args = parser.parse_args()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if args.contacts:
+        with open(args.contacts, "rb") as f:
+            for contact in json.load(f):
+                records["contacts/%d" % contact["order"]] = (1, json.dumps(contact).encode())
+    http.server.ThreadingHTTPServer.allow_reuse_address = True
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.root = args.root
     threading.Thread(target=server.serve_forever, daemon=True).start()
