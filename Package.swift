@@ -105,7 +105,7 @@ let package = Package(
             name: "SellerContactsTests",
             dependencies: [
                 "SellerContacts", "SellerContactsCommand", "PagingDemoCommand", "ExampleSupport",
-                "ContentLoadingTesting",
+                "ContentLoadingTesting", "ContentLoadingNetworking",
                 "KitTestSupport", "ContentLoadingRepository", "sqlite-crash-writer", "seller-contacts", "paging-demo",
             ],
             resources: [.copy("Fixtures")]

@@ -38,6 +38,8 @@ Routes:
                      with an ETag of the array (304 to a matching If-None-Match)
   /contacts/<order>  one contact: a record (GET, PUT with If-Match and Idempotency-Key as above)
   /idempotency-keys  how many idempotency keys were applied (as JSON)
+  /idempotency-replays
+                     how many writes came again with a key already applied (as JSON)
   /record-writes/<collection>
                      how many writes were applied under <collection> (as JSON)
   /flaky/<key>/<n>/<status>/echo (any write method)
@@ -168,8 +170,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.send_body(200, body)
 
     def read_body(self):
+        """The request's body; None when the client went away before sending all of it (killed
+        mid-request): then nothing may be applied, as a real server would not."""
         length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
+        body = self.rfile.read(length) if length else b""
+        if len(body) < length:
+            self.close_connection = True
+            return None
+        return body
 
     def send_record(self, status, name, extra=None):
         """Answers with record <name> (its JSON and ETag), or with no body when it is gone."""
@@ -191,9 +199,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def write_record(self, name):
         body = self.read_body()
+        if body is None:
+            return
         key = self.headers.get("Idempotency-Key")
         with lock:
             if key is not None and key in answered:
+                replays["count"] += 1
                 status, headers, answer = answered[key]
                 self.send_response(status)
                 for header, value in headers.items():
@@ -368,6 +379,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if route == "idempotency-keys":
                 with lock:
                     return self.send_body(200, str(len(answered)).encode())
+            if route == "idempotency-replays":
+                with lock:
+                    return self.send_body(200, str(replays["count"]).encode())
             if route == "fresh":
                 return self.send_fixture(rest, self.freshness_headers())
             if route == "protected":
@@ -496,6 +510,7 @@ writes = {}    # collection -> writes applied
 token = {"current": "t0", "issued": 0, "refused": 0}
 refusals = threading.Condition(lock)
 answered = {}  # Idempotency-Key -> (status, headers, body) of its first answer
+replays = {"count": 0}  # writes that came again with a key in answered
 
 
 def validators(path):
