@@ -4,18 +4,23 @@ public enum CacheOrigin: Sendable, Hashable, CustomStringConvertible {
     case memory
     /// The disk tier (the value is now in memory too).
     case disk
-    /// A fetch.
+    /// A fetch, or the server's answer to an ``Outbox``'s mutation (confirmed, or rolled
+    /// back to the server's value) when the element has no other pending.
     case remote
     /// A ``KeyedRepository/save(_:for:)`` in this process.
     case local
+    /// A mutation performed through an ``Outbox`` that the server has not confirmed yet
+    /// (or, after one was confirmed or rolled back, the others still pending on the element).
+    case pending
 
-    /// "memory", "disk", "remote", "local".
+    /// "memory", "disk", "remote", "local", "pending".
     public var description: String {
         switch self {
         case .memory: "memory"
         case .disk: "disk"
         case .remote: "remote"
         case .local: "local"
+        case .pending: "pending"
         }
     }
 }

@@ -14,7 +14,7 @@ final class KeyChannel<Value: Sendable>: Sendable {
         /// An edit of some elements of the value (an element change, see `ElementVersions`):
         /// element changes reach a list in their own order, so `version` is the latest the key
         /// has had, and the edit is given even to a reader that was given that version.
-        case edited(Value, writtenAt: Date, version: UInt64, validators: Validators)
+        case edited(Value, origin: CacheOrigin, writtenAt: Date, version: UInt64, validators: Validators)
         case removed(version: UInt64)
         /// A fetch found the value unchanged: its age starts again at `writtenAt`.
         case confirmed(Value, writtenAt: Date, version: UInt64, validators: Validators)

@@ -160,12 +160,12 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
             deliver(
                 Repository.Hit(
                     value: value, writtenAt: writtenAt, version: version, origin: origin, validators: validators))
-        case .edited(let value, let writtenAt, let version, let validators):
+        case .edited(let value, let origin, let writtenAt, let version, let validators):
             fallback = nil
             awaitsFetch = false
             deliver(
                 Repository.Hit(
-                    value: value, writtenAt: writtenAt, version: version, origin: .local, validators: validators),
+                    value: value, writtenAt: writtenAt, version: version, origin: origin, validators: validators),
                 again: true)
         case .removed(let version):
             guard version > lastVersion else { return }

@@ -96,7 +96,7 @@ extension KeyedRepository {
         case .value(let value, _, _, let version, _):
             if remembersLastWrite { channel.lastWritten.withLock { $0 = value } }
             channel.record(version)
-        case .edited(let value, _, let version, _), .confirmed(let value, _, let version, _):
+        case .edited(let value, _, _, let version, _), .confirmed(let value, _, let version, _):
             if remembersLastWrite { channel.lastWritten.withLock { $0 = value } }
             channel.record(version, whole: false)
         case .removed(let version):

@@ -12,6 +12,9 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     /// The file's version of the write.
     let version: UInt64
     let writtenAt: Date
+    /// Where the readers are told the change comes from: ``CacheOrigin/local`` for a save,
+    /// ``CacheOrigin/pending`` for an outbox's mutation not yet confirmed.
+    var origin: CacheOrigin = .local
     /// The tier and key whose write it was (they have it already); `nil` for the store's own.
     var source: (tier: ObjectIdentifier, key: any Hashable & Sendable)? = nil
     /// The store's versions of the changes being shared, set when the store shares it.

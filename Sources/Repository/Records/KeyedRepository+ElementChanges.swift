@@ -28,23 +28,27 @@ extension KeyedRepository {
                     // the edit copy it.
                     if let entry = memory.entry(for: key).map({ ($0.writtenAt, $0.version, $0.validators) }) {
                         let positions = holders.positions(of: change.ids, in: key)
+                        // NB: an outbox's change that leaves the list as it was still tells its
+                        // readers where it now comes from (pending, or confirmed: remote).
                         guard
                             let edited = memory.edit(
                                 key, version: change.version, writtenAt: nil,
                                 { change.apply(to: &$0, at: positions) })
+                                ?? (change.origin == .local ? nil : memory.entry(for: key)?.value)
                         else { return }
                         // NB: a removal moves the elements after it.
                         if change.removed != nil { holders.hold(edited.map(\.id), in: key) }
                         publish(
                             .edited(
-                                edited, writtenAt: entry.0, version: max(version, entry.1), validators: entry.2),
+                                edited, origin: change.origin, writtenAt: entry.0, version: max(version, entry.1),
+                                validators: entry.2),
                             in: channel)
                     } else if channel.readers.subscriberCount > 0 {
                         guard let hit = await lookUp(key).hit else { return }
                         publish(
                             .edited(
-                                hit.value, writtenAt: hit.writtenAt, version: max(version, hit.version),
-                                validators: hit.validators),
+                                hit.value, origin: change.origin, writtenAt: hit.writtenAt,
+                                version: max(version, hit.version), validators: hit.validators),
                             in: channel)
                     } else {
                         // NB: a list on disk only already joins the change; it is not held here any more.
@@ -71,10 +75,12 @@ extension KeyedRepository {
                         publish(.removed(version: change.version), in: channel)
                         return
                     }
-                    if let held = memory.entry(for: key), isSame(held.value, element) { return }
+                    if change.origin == .local, let held = memory.entry(for: key), isSame(held.value, element) {
+                        return
+                    }
                     memory.store(.init(value: element, writtenAt: change.writtenAt, version: change.version), for: key)
                     publish(
-                        .value(element, origin: .local, writtenAt: change.writtenAt, version: change.version),
+                        .value(element, origin: change.origin, writtenAt: change.writtenAt, version: change.version),
                         in: channel)
                 }
             }

@@ -108,7 +108,7 @@ extension DiskCache {
     /// - Returns: The version and the element's shown value (`nil`: not stored).
     func settleMutation(
         _ mutation: StoredMutation, _ change: ServerValueChange, keeping: Bool = false, writtenAt: Date
-    ) async throws -> (version: UInt64, shown: Data?) {
+    ) async throws -> (version: UInt64, shown: Data?, isPending: Bool) {
         let (type, id) = (mutation.elementType, mutation.elementID)
         try await writeFault?("\(type)|\(id)")
         return try database.transaction(operation: "write the outbox in") {
@@ -130,7 +130,7 @@ extension DiskCache {
                 try delete.step()
             }
             let shown = try showPending(type: type, id: id, base: base, version: version, writtenAt: writtenAt)
-            return (version, shown)
+            return (version, shown, pendingElements.contains(Self.pendingKey(type, id)))
         }
     }
 
@@ -158,6 +158,20 @@ extension DiskCache {
         try select.bind(type, at: 1)
         try select.bind(id, at: 2)
         return try select.step() ? select.int(at: 0) : 0
+    }
+
+    /// How many mutations of each element of `type` are pending, by element id; only the
+    /// elements with some.
+    func pendingMutationCounts(type: String) throws -> [String: Int] {
+        let select = try database.prepare(
+            """
+            SELECT element_id, count(*) FROM content_loading_outbox
+                WHERE element_type = ? AND set_aside IS NULL GROUP BY element_id
+            """, operation: "read the outbox in")
+        try select.bind(type, at: 1)
+        var counts: [String: Int] = [:]
+        while try select.step() { counts[select.text(at: 0) ?? "", default: 0] += select.int(at: 1) }
+        return counts
     }
 
     /// Sets mutation `sequence` aside with `reason` (it cannot be sent): it stays in the file,

@@ -68,7 +68,9 @@ extension Outbox {
             try await store.versions.sharing {
                 let writtenAt = store.now()
                 let removed = try await store.disk.removeAllMutations(type: store.type, writtenAt: writtenAt)
-                for shown in removed.shown { await share(shown, version: removed.version, writtenAt: writtenAt) }
+                for shown in removed.shown {
+                    await share(shown, version: removed.version, writtenAt: writtenAt, origin: .remote)
+                }
             }
         } catch {
             throw CacheError(

@@ -176,7 +176,9 @@ extension Outbox {
         try await store.versions.sharing {
             let writtenAt = store.now()
             let settled = try await store.disk.settleMutation(stored, change, keeping: keeping, writtenAt: writtenAt)
-            await share(settled.shown, version: settled.version, writtenAt: writtenAt)
+            await share(
+                settled.shown, version: settled.version, writtenAt: writtenAt,
+                origin: settled.isPending ? .pending : .remote)
         }
     }
 

@@ -98,7 +98,7 @@ where Element.ID: CacheKey {
             } catch {
                 throw store.failure("perform a mutation of", id, error)
             }
-            await share(recorded.shown, version: recorded.version, writtenAt: performedAt)
+            await share(recorded.shown, version: recorded.version, writtenAt: performedAt, origin: .pending)
         }
         Task { await self.send() }
     }
@@ -123,10 +123,29 @@ where Element.ID: CacheKey {
         try await store.disk.pendingMutationCount(type: store.type, id: id.persistentKey)
     }
 
-    /// Shows `shown` (an element's new row) to every reader of the store.
-    func share(_ shown: Data?, version: UInt64, writtenAt: Date) async {
+    /// How many mutations of the elements of `list` are pending: the count a screen showing
+    /// the list (a key's value) says is not sent yet.
+    ///
+    /// ```swift
+    /// let notSent = try await outbox.pendingCount(in: cached.value)   // "2 changes not sent yet"
+    /// ```
+    public func pendingCount(in list: some Sequence<Element>) async throws -> Int {
+        var counts = try await store.disk.pendingMutationCounts(type: store.type)
+        var total = 0
+        for element in list {
+            if counts.isEmpty { break }
+            // NB: each element once, however often the list holds it.
+            total += counts.removeValue(forKey: element.id.persistentKey) ?? 0
+        }
+        return total
+    }
+
+    /// Shows `shown` (an element's new row) to every reader of the store, as coming from
+    /// `origin`: ``CacheOrigin/pending`` while the element has pending mutations,
+    /// ``CacheOrigin/remote`` (its server value) once it has none.
+    func share(_ shown: Data?, version: UInt64, writtenAt: Date, origin: CacheOrigin) async {
         guard let shown, let element = try? JSONDecoder().decode(Element.self, from: shown) else { return }
-        await store.share(ElementChange(saved: [element], version: version, writtenAt: writtenAt))
+        await store.share(ElementChange(saved: [element], version: version, writtenAt: writtenAt, origin: origin))
     }
 
     /// `server` (an element's stored server value) with `pending` applied in order; a mutation
