@@ -84,6 +84,26 @@ struct OutboxTests {
         #expect(keys.count == 2 && Set(keys).count == 1, "the same key on both attempts: \(keys)")
     }
 
+    @Test func aMutationKeptAfterAFailureIsSentWhenTheNextRequestSucceeds() async throws {
+        let (_, lists, outbox) = try launch()
+        try await lists.refresh("all")
+        await server.setOnline(false)
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        guard case .willRetry? = await events.next() else {
+            Issue.record("the server is down: the mutation waits")
+            return
+        }
+
+        await server.setOnline(true)
+        try await lists.refresh("all")
+        guard case .confirmed? = await events.next() else {
+            Issue.record("the fetch that succeeded sends the mutation, with no other call")
+            return
+        }
+        #expect(await server.phone(of: 1) == "one+a")
+    }
+
     @Test func aFetchWhileAMutationIsPendingShowsTheMutationOverTheServersValue() async throws {
         let (_, lists, outbox) = try launch()
         try await lists.refresh("all")

@@ -37,6 +37,9 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// The listeners, in the order they were added (each change reaches them in that order).
     private let listeners = Locked<(next: UInt64, all: [(number: UInt64, listener: Listener)])>((0, []))
 
+    /// What runs when a request of a repository or paging list over the store succeeds.
+    private let requestActions = Locked<[@Sendable () -> Void]>([])
+
     /// Hears an element change; `false` when its repository is gone.
     typealias Listener = @Sendable (ElementChange<Element>) async -> Bool
 
@@ -108,6 +111,28 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
         listeners.withLock { listeners in
             listeners.next += 1
             listeners.all.append((listeners.next, listener))
+        }
+    }
+
+    /// Adds `action`, run each time a fetch of a repository or paging list over the store
+    /// succeeds (an ``Outbox`` sends what waits for the server).
+    func onRequestSucceeded(_ action: @escaping @Sendable () -> Void) {
+        requestActions.withLock { $0.append(action) }
+    }
+
+    /// A fetch over the store succeeded: the server can be reached.
+    func requestSucceeded() {
+        for action in requestActions.withLock({ $0 }) { action() }
+    }
+
+    /// `fetch`, telling the store each time it succeeds (``requestSucceeded()``).
+    func reportingSuccess<First, Second, Output>(
+        _ fetch: @escaping @Sendable (First, Second) async throws -> Output
+    ) -> @Sendable (First, Second) async throws -> Output {
+        { [self] first, second in
+            let output = try await fetch(first, second)
+            requestSucceeded()
+            return output
         }
     }
 

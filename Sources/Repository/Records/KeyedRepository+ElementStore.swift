@@ -33,7 +33,7 @@ extension KeyedRepository {
         let tier = ElementListTier<Key, Element>(store: elements)
         self.init(
             memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, isUnchanged: Self.equality,
-            retry: retry, fetch: fetchIfChanged)
+            retry: retry, fetch: elements.reportingSuccess(fetchIfChanged))
         // NB: the store keeps the listener: it holds the repository weakly and nothing that
         // holds the store (the tier does), or the store and its file would never be freed.
         let (holders, origin) = (tier.holders, tier.origin)
@@ -80,7 +80,7 @@ extension KeyedRepository {
         let tier = ElementTier(store: elements)
         self.init(
             memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, isUnchanged: Self.equality,
-            retry: retry, fetch: fetchIfChanged)
+            retry: retry, fetch: elements.reportingSuccess(fetchIfChanged))
         let origin = tier.origin
         elements.listen { [weak self] change in
             guard let self else { return false }

@@ -82,7 +82,7 @@ extension Outbox {
         do {
             context = try await self.context(for: mutation, stored)
         } catch {
-            broadcast.send(.willRetry(pending, error))
+            waitForRetry(pending, error)
             return false
         }
         let environment = environment
@@ -97,7 +97,7 @@ extension Outbox {
                 return await resolve(conflict, of: mutation, stored, local: context.edited)
             }
             if isTransient(error) || Self.conflict(in: error) != nil {
-                broadcast.send(.willRetry(pending, error))
+                waitForRetry(pending, error)
                 return false
             }
             guard await settled(stored, .unchanged, pending: pending, error: error) else { return false }
@@ -110,7 +110,7 @@ extension Outbox {
                 try result.value.map { .answer(try JSONEncoder().encode($0), entityTag: result.entityTag) }
                 ?? .mutationApplied(entityTag: result.entityTag)
         } catch {
-            broadcast.send(.willRetry(pending, error))
+            waitForRetry(pending, error)
             return false
         }
         // NB: confirmed by the server, not yet by the file: sent again, the key makes it a no-op.
@@ -163,7 +163,7 @@ extension Outbox {
             try await settle(stored, change, keeping: keeping)
             return true
         } catch let failure {
-            broadcast.send(.willRetry(pending, error ?? failure))
+            waitForRetry(pending, error ?? failure)
             return false
         }
     }
@@ -220,6 +220,24 @@ extension Outbox {
         PendingMutation(
             sequence: stored.sequence, elementKey: stored.elementID, name: stored.name,
             idempotencyKey: stored.idempotencyKey, performedAt: stored.performedAt, mutation: mutation)
+    }
+
+    /// Keeps `pending` for a later run after a failure that may pass (``OutboxEvent/willRetry``):
+    /// the next request that succeeds through the store runs the queue again.
+    private func waitForRetry(_ pending: PendingMutation<Element, Environment>, _ error: any Error) {
+        waitsForRequest.withLock { $0 = true }
+        broadcast.send(.willRetry(pending, error))
+    }
+
+    /// A request of a repository or paging list over the store succeeded: the server can be
+    /// reached again, so mutations kept after a transient failure are sent.
+    func requestSucceeded() {
+        guard
+            waitsForRequest.withLock({ waits in
+                defer { waits = false }; return waits
+            })
+        else { return }
+        Task { await send() }
     }
 
     /// Claims mutation `sequence` for sending or cancelling; `false` when it is claimed already.

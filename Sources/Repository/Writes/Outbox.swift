@@ -14,7 +14,8 @@ import Foundation
 ///   request: every list, detail and paged list over the store holding it shows it, on disk too.
 /// - **Durable.** The mutation is written to the file in the same transaction as the element it
 ///   changes; once `perform` returns it is never lost. A new outbox over the file (the next
-///   launch) sends what is pending with no user action.
+///   launch) sends what is pending with no user action; so does the next request that succeeds
+///   through the store (a list, detail or page fetched) after a send failed for now.
 /// - **Server truth plus pending changes.** The element's server value is kept apart while it
 ///   has pending mutations: a value fetched for it meanwhile becomes its server value, and
 ///   readers see it with the pending mutations applied over it, in order, so a fetch never
@@ -44,6 +45,9 @@ where Element.ID: CacheKey {
     let claimed = Locked<Set<Int>>([])
     /// Whether the queue is paused (``pause()``).
     let paused: Locked<Bool>
+    /// Whether a mutation failed for now since the last run began: then the next request that
+    /// succeeds through the store sends it.
+    let waitsForRequest = Locked(false)
 
     /// Creates an outbox over `store` and starts sending what the file holds.
     ///
@@ -67,6 +71,8 @@ where Element.ID: CacheKey {
         self.retryPolicy = retryPolicy
         types = Dictionary(mutations.map { ($0.mutationName, $0) }, uniquingKeysWith: { first, _ in first })
         let (disk, type, types, overlaySet) = (store.disk, store.type, types, overlaySet)
+        // NB: the store holds the outbox weakly: an outbox nobody holds stops.
+        store.onRequestSucceeded { [weak self] in self?.requestSucceeded() }
         Task {
             await disk.setOverlay(
                 { server, pending in try Self.applying(pending, to: server, types: types) }, for: type)
