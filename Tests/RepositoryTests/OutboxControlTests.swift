@@ -87,4 +87,13 @@ struct OutboxControlTests {
         #expect(seen == ["sending 1", "sending 2", "will retry"])
         #expect(try await relaunched.pendingCount() == 1)
     }
+
+    @Test func aWriteRightAfterALaunchShowsThePendingMutationsOverItsNewServerValue() async throws {
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        let relaunched = ElementStore<Contact>(disk: try DiskCache(.file(path: store.disk.path)))
+        let outbox = Outbox(store: relaunched, environment: server, mutations: [AppendToPhone.self], isPaused: true)
+        try await relaunched.save(Contact(id: 1, phone: "ONE"))
+        #expect(try await relaunched.element(id: 1)?.phone == "ONE+a", "the new server value, the mutation over it")
+        #expect(try await outbox.pendingCount() == 1)
+    }
 }

@@ -2,9 +2,20 @@ import Foundation
 
 /// Elements to and from their rows: one encoding, one decoding, for lists and pages alike.
 extension ElementStore {
+    /// The encoder of every element row: keys sorted, so one value is always the same bytes
+    /// (the file keeps an element's entity tag while its server value's bytes stay the same).
+    static func rowEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
+    /// `element` encoded for its row.
+    static func encoded(_ element: Element) throws -> Data { try rowEncoder().encode(element) }
+
     /// `elements` encoded for their rows, each under its id's stable text form.
     func encoded(_ elements: [Element]) throws -> [DiskCache.EncodedElement] {
-        let encoder = JSONEncoder()
+        let encoder = Self.rowEncoder()
         return try elements.map { DiskCache.EncodedElement(id: $0.id.persistentKey, data: try encoder.encode($0)) }
     }
 

@@ -63,7 +63,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
             let writtenAt = now()
             let written: (version: UInt64, kept: Data?)
             do {
-                let data = try JSONEncoder().encode(element)
+                let data = try Self.encoded(element)
                 written = try await disk.writeElement(
                     data, type: type, id: element.id.persistentKey, writtenAt: writtenAt, validators: .none,
                     keepingWritesAfter: nil)

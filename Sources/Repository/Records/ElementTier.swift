@@ -51,7 +51,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         let write: (version: UInt64, kept: Data?)
         do {
             write = try await cache.writeElement(
-                try JSONEncoder().encode(value), type: store.type, id: id.persistentKey, writtenAt: writtenAt,
+                try ElementStore<Element>.encoded(value), type: store.type, id: id.persistentKey, writtenAt: writtenAt,
                 validators: validators, keepingWritesAfter: started)
         } catch {
             throw store.failure("write", id, error)

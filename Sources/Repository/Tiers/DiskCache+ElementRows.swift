@@ -25,7 +25,12 @@ extension DiskCache {
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
                 ON CONFLICT (type, id) DO UPDATE SET
                     value = excluded.value, version = excluded.version, written_at = excluded.written_at,
-                    entity_tag = excluded.entity_tag, last_modified = excluded.last_modified,
+                    entity_tag = CASE WHEN excluded.entity_tag IS NULL AND excluded.last_modified IS NULL
+                        AND content_loading_elements.value = excluded.value
+                        THEN content_loading_elements.entity_tag ELSE excluded.entity_tag END,
+                    last_modified = CASE WHEN excluded.entity_tag IS NULL AND excluded.last_modified IS NULL
+                        AND content_loading_elements.value = excluded.value
+                        THEN content_loading_elements.last_modified ELSE excluded.last_modified END,
                     max_age = excluded.max_age
                 WHERE ?9 IS NULL OR NOT (
                     typeof(content_loading_elements.version) = 'integer' AND content_loading_elements.version > ?9)
@@ -78,7 +83,7 @@ extension DiskCache {
             if !written {
                 kept[element.id] = try storedElement(type: type, id: element.id)?.data
             } else if let shown {
-                try writeBase(ElementBase(value: element.data, entityTag: nil), type: type, id: element.id)
+                try writeServerValue(element.data, entityTag: nil, type: type, id: element.id)
                 kept[element.id] = shown
             }
         }

@@ -52,8 +52,8 @@ extension DiskCache {
     typealias ElementOverlay = @Sendable (_ server: Data, _ mutations: [StoredMutation]) throws -> Data
 
     /// Makes `overlay` compute the shown value of the elements of `type` with pending mutations.
-    func setOverlay(_ overlay: @escaping ElementOverlay, for type: String) {
-        overlays[type] = overlay
+    nonisolated func setOverlay(_ overlay: @escaping ElementOverlay, for type: String) {
+        overlaySlots.withLock { $0[type] = overlay }
     }
 
     /// Records a mutation of element `id` of `type` and shows it, in one transaction: the
@@ -118,7 +118,8 @@ extension DiskCache {
             case .unchanged: break
             case .answer(let value, let entityTag): base = ElementBase(value: value ?? base.value, entityTag: entityTag)
             case .mutationApplied(let entityTag):
-                let value = try base.value.map { value in try overlays[type].map { try $0(value, [mutation]) } ?? value
+                let value = try base.value.map { value in
+                    try overlay(for: type).map { try $0(value, [mutation]) } ?? value
                 }
                 base = ElementBase(value: value, entityTag: entityTag ?? base.entityTag)
             }
@@ -231,7 +232,7 @@ extension DiskCache {
     /// is); `nil` when it has none, so `data` is its row. Then `writeBase` keeps `data` as its server value.
     func shownValue(ofServerValue data: Data, type: String, id: String) throws -> Data? {
         guard !pendingElements.isEmpty, pendingElements.contains(Self.pendingKey(type, id)) else { return nil }
-        guard let overlay = overlays[type] else { return try storedElement(type: type, id: id)?.data ?? data }
+        guard let overlay = overlay(for: type) else { return try storedElement(type: type, id: id)?.data ?? data }
         return try overlay(data, try pendingMutations(type: type, id: id))
     }
 
@@ -256,6 +257,15 @@ extension DiskCache {
         let base = ElementBase(value: row?.data, entityTag: row?.validators.entityTag)
         try writeBase(base, type: type, id: id)
         return base
+    }
+
+    /// Keeps `data`, fetched or saved, as the server value of element `id` of `type` (which has
+    /// pending mutations), with `entityTag`; with none, the entity tag held stays when the value
+    /// is the one it was held for (the same representation), and goes otherwise.
+    func writeServerValue(_ data: Data, entityTag: String?, type: String, id: String) throws {
+        let held = try base(type: type, id: id)
+        let tag = entityTag ?? (held?.value == data ? held?.entityTag : nil)
+        try writeBase(ElementBase(value: data, entityTag: tag), type: type, id: id)
     }
 
     /// Keeps `base` as the server value of element `id` of `type` (which has pending mutations).
@@ -287,7 +297,7 @@ extension DiskCache {
             pendingElements.remove(Self.pendingKey(type, id))
         }
         guard let server = base.value, let stored = try storedElement(type: type, id: id) else { return nil }
-        let shown = try pending.isEmpty ? server : (overlays[type].map { try $0(server, pending) } ?? stored.data)
+        let shown = try pending.isEmpty ? server : (overlay(for: type).map { try $0(server, pending) } ?? stored.data)
         let validators = Validators(entityTag: base.entityTag, lastModified: nil, freshness: nil)
         _ = try upsertElement(
             shown, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,

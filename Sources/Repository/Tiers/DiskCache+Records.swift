@@ -114,7 +114,7 @@ extension DiskCache {
                 keepingWritesAfter: started, using: try elementUpsert())
             guard written else { return (version, try storedElement(type: type, id: id)?.data) }
             guard let shown else { return (version, nil) }
-            try writeBase(ElementBase(value: data, entityTag: validators.entityTag), type: type, id: id)
+            try writeServerValue(data, entityTag: validators.entityTag, type: type, id: id)
             return (version, shown)
         }
     }
@@ -130,7 +130,8 @@ extension DiskCache {
             let update = try database.prepare(
                 """
                 UPDATE content_loading_elements
-                    SET written_at = ?, version = ?, entity_tag = ?, last_modified = ?, max_age = ?
+                    SET written_at = ?, version = ?, entity_tag = coalesce(?, entity_tag),
+                        last_modified = coalesce(?, last_modified), max_age = ?
                     WHERE type = ? AND id = ? AND version = ?
                 """, operation: "write the cache in")
             try update.bind(writtenAt.timeIntervalSince1970, at: 1)

@@ -43,8 +43,13 @@ public actor DiskCache {
     var writeFault: (@Sendable (String) async throws -> Void)?
     /// The highest write version this connection has seen in the file.
     let seenVersion: Locked<UInt64>
-    /// The outboxes' overlays, by element type (see `DiskCache+Outbox.swift`).
-    var overlays: [String: ElementOverlay] = [:]
+    /// The outboxes' overlays, by element type (see `DiskCache+Outbox.swift`): set without a
+    /// hop onto the actor, so an outbox has its overlay in place before any write after it is
+    /// made.
+    let overlaySlots = Locked<[String: ElementOverlay]>([:])
+
+    /// The overlay of element `type`, if an outbox set one.
+    func overlay(for type: String) -> ElementOverlay? { overlaySlots.withLock { $0[type] } }
     /// The elements with pending mutations (type, U+001F, id), whose server values are kept apart.
     var pendingElements: Set<String>
 

@@ -24,7 +24,6 @@ extension Outbox {
 
     /// Runs the queue until no run was asked for while it ran.
     private func runQueue() async {
-        await overlaySet.wait()
         while true {
             run.withLock { $0.again = false }
             await runQueueOnce()
@@ -107,7 +106,7 @@ extension Outbox {
         let change: DiskCache.ServerValueChange
         do {
             change =
-                try result.value.map { .answer(try JSONEncoder().encode($0), entityTag: result.entityTag) }
+                try result.value.map { .answer(try ElementStore<Element>.encoded($0), entityTag: result.entityTag) }
                 ?? .mutationApplied(entityTag: result.entityTag)
         } catch {
             waitForRetry(pending, error)

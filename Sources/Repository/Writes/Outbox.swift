@@ -37,8 +37,6 @@ where Element.ID: CacheKey {
     let broadcast = Broadcast<OutboxEvent<Element, Environment>>()
     /// The queue's run in progress, and whether another must follow it.
     let run = Locked<(task: Task<Void, Never>?, again: Bool)>((nil, false))
-    /// Set once the overlay is in place.
-    let overlaySet = SettleSignal<Void>()
     /// The conflicts held for the app to decide, by mutation sequence.
     let held = Locked<[Int: HeldConflict]>([:])
     /// The mutations being sent or cancelled (by sequence): one at a time does either.
@@ -70,15 +68,14 @@ where Element.ID: CacheKey {
         self.environment = environment
         self.retryPolicy = retryPolicy
         types = Dictionary(mutations.map { ($0.mutationName, $0) }, uniquingKeysWith: { first, _ in first })
-        let (disk, type, types, overlaySet) = (store.disk, store.type, types, overlaySet)
+        // NB: set before any write that follows: an element written with pending mutations
+        // shows them over its new server value from the first write of the launch.
+        let types = self.types
+        store.disk.setOverlay(
+            { server, pending in try Self.applying(pending, to: server, types: types) }, for: store.type)
         // NB: the store holds the outbox weakly: an outbox nobody holds stops.
         store.onRequestSucceeded { [weak self] in self?.requestSucceeded() }
-        Task {
-            await disk.setOverlay(
-                { server, pending in try Self.applying(pending, to: server, types: types) }, for: type)
-            overlaySet.resolve(())
-            await self.send()
-        }
+        Task { await self.send() }
     }
 
     /// A new stream of what happens to the mutations from now on. To hear the sends a launch
@@ -91,7 +88,6 @@ where Element.ID: CacheKey {
     /// - Throws: ``CacheError`` naming the file and the element when it cannot be stored: then
     ///   nothing changed and nothing is sent.
     public func perform(_ mutation: some Mutation<Element, Environment>) async throws {
-        await overlaySet.wait()
         let id = mutation.elementID
         try await store.versions.sharing {
             let performedAt = store.now()
@@ -164,7 +160,7 @@ where Element.ID: CacheKey {
             guard let mutation = try? decoded(stored, types: types) else { continue }
             mutation.apply(to: &element)
         }
-        return try JSONEncoder().encode(element)
+        return try ElementStore<Element>.encoded(element)
     }
 
     /// The mutation `stored` holds, decoded as the type its name gives.

@@ -1,0 +1,56 @@
+import ContentLoading
+import ContentLoadingRepository
+import Foundation
+import Testing
+
+/// The entity tag an element holds (the next mutation's `If-Match`) belongs to its server
+/// value: a list fetch, which carries no tag per element, keeps it when it brings the same
+/// value, and drops it when it brings another.
+@Suite(.timeLimit(.minutes(1)))
+struct EntityTagRetentionTests {
+    typealias Contact = ElementStoreTests.Contact
+
+    let server = ContactServer([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")])
+    let store: ElementStore<Contact>
+    let lists: KeyedRepository<String, [Contact]>
+    let outbox: Outbox<Contact, ContactServer>
+
+    /// Contact 1 read as a detail, with its entity tag.
+    init() async throws {
+        store = ElementStore<Contact>(disk: try DiskCache(.file(path: try temporaryCachePath())))
+        let server = server
+        let details = KeyedRepository<Int, Contact>(elements: store) { id, _ in
+            let (contact, entityTag) = try await server.contact(id)
+            return .modified(contact, Validators(entityTag: entityTag, lastModified: nil, freshness: nil))
+        }
+        lists = KeyedRepository(elements: store) { _ in try await server.all() }
+        outbox = Outbox(
+            store: store, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1))
+        try await details.refresh(1)
+    }
+
+    /// Performs `+a` on contact 1 and returns how its send ended.
+    func performAndSend() async throws -> String {
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        switch await events.next() {
+        case .conflict?: return "conflict"
+        case .confirmed?: return "confirmed"
+        default: return "other"
+        }
+    }
+
+    @Test func aListFetchOfTheSameValueKeepsTheTagSoAnEditOfAStaleCopyIsAConflict() async throws {
+        try await lists.refresh("all")
+        await server.setPhone(of: 1, to: "ONE")
+        #expect(try await performAndSend() == "conflict", "sent with the detail's If-Match, now stale")
+        #expect(await server.phone(of: 1) == "ONE", "the server's edit is not overwritten")
+    }
+
+    @Test func aListFetchOfAnotherValueDropsTheTag() async throws {
+        await server.setPhone(of: 1, to: "ONE")
+        try await lists.refresh("all")
+        #expect(try await performAndSend() == "confirmed", "no tag held for the new value: sent without If-Match")
+        #expect(await server.phone(of: 1) == "ONE+a")
+    }
+}

@@ -1,0 +1,221 @@
+import ContentLoading
+import ContentLoadingRepository
+import ContentLoadingTesting
+import Foundation
+import KitTestSupport
+import Testing
+
+/// Mutations, list and detail fetches, local saves, sends, server outages, rejections,
+/// conflicts (the server's copy changed: the server or the client wins) and relaunches,
+/// interleaved at random over one cache file per run: 200 runs, 10,000 in the full fault
+/// corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards that run side by side.
+///
+/// After every step, every reader (the list, each detail, the store's row) shows what the
+/// client last learned from the server with exactly the pending mutations applied, in the
+/// order performed; the outbox holds exactly those, in that order; and the server holds what
+/// each confirmed mutation made of it, conflicts resolved as the mutation says (a write whose
+/// `If-Match` is stale is refused; the entity tag held is the server value's).
+@Suite(.timeLimit(.minutes(5)))
+struct OutboxInterleavingTests {
+    static let runs = ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" ? 10_000 : 200
+    static let shards = 4
+
+    @Test(arguments: 0..<shards)
+    func randomInterleavingsShowServerTruthPlusExactlyThePendingMutations(shard: Int) async throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededGenerator(seed: seed)
+        for run in 0..<Self.runs / Self.shards {
+            let path = try temporaryCachePath()
+            try await OutboxRun(path: path, context: "seed \(seed), run \(run)").play(&random)
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        }
+    }
+}
+
+/// One run: a client (store, list and detail repositories, a paused outbox) over one file,
+/// the fake server, and the model of what the client should show.
+private final class OutboxRun {
+    typealias Contact = ElementStoreTests.Contact
+
+    static let ids = [1, 2, 3]
+    let path: String
+    let context: String
+    let server = ContactServer(OutboxRun.ids.map { Contact(id: $0, phone: "s\($0)") })
+    var client: Client
+    var model = Model()
+    var steps: [String] = []
+    var counter = 0
+
+    /// What one launch of the app holds.
+    struct Client {
+        let store: ElementStore<Contact>
+        let lists: KeyedRepository<String, [Contact]>
+        let details: KeyedRepository<Int, Contact>
+        let outbox: Outbox<Contact, ContactServer>
+
+        init(path: String, server: ContactServer) throws {
+            store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+            lists = KeyedRepository(elements: store) { _ in try await server.all() }
+            details = KeyedRepository(elements: store) { id in try await server.contact(id).0 }
+            // NB: paused, so sending happens only in the test's send steps, in a known order.
+            outbox = Outbox(
+                store: store, environment: server, mutations: [AppendToPhone.self],
+                retryPolicy: RetryPolicy(attempts: 1), isPaused: true)
+        }
+    }
+
+    /// What the client should show: per element, the phone it last learned from the server and
+    /// the entity tag it holds; the pending mutations in order; and the server's side.
+    struct Model {
+        var learned: [Int: String] = Dictionary(uniqueKeysWithValues: OutboxRun.ids.map { ($0, "s\($0)") })
+        var entityTags: [Int: String] = [:]
+        var pending: [(id: Int, suffix: String, onConflict: String)] = []
+        var server: [Int: String] = Dictionary(uniqueKeysWithValues: OutboxRun.ids.map { ($0, "s\($0)") })
+        var versions: [Int: Int] = [:]
+        var online = true
+
+        func shown(_ id: Int) -> String {
+            learned[id, default: ""] + pending.filter { $0.id == id }.map(\.suffix).joined()
+        }
+
+        func serverTag(_ id: Int) -> String { "v\(versions[id, default: 1])" }
+
+        /// A fetch of `ids` (a list, or one element) succeeded. A value equal to the one shown
+        /// only confirms it (nothing is written: what was learned and its entity tag stay).
+        /// Otherwise each element whose server value changed is learned, with no entity tag (a
+        /// list carries none per element); one whose server value is the one held keeps its tag.
+        mutating func fetched(_ ids: [Int]) {
+            guard ids.contains(where: { shown($0) != server[$0] }) else { return }
+            for id in ids where server[id] != learned[id] {
+                learned[id] = server[id]
+                entityTags[id] = nil
+            }
+        }
+
+        /// The queue's run: each element's pending mutations sent in order, as the server
+        /// answers them.
+        mutating func send() {
+            var kept: [(id: Int, suffix: String, onConflict: String)] = []
+            var stopped = Set<Int>()
+            for mutation in pending {
+                let id = mutation.id
+                guard online, !stopped.contains(id) else {
+                    // NB: a transient failure stops the element's chain; the rest waits behind it.
+                    stopped.insert(id)
+                    kept.append(mutation)
+                    continue
+                }
+                if mutation.suffix == "+reject" { continue }
+                if let tag = entityTags[id], tag != serverTag(id) {
+                    learned[id] = server[id]
+                    entityTags[id] = serverTag(id)
+                    if mutation.onConflict == "server" { continue }
+                }
+                let edited = learned[id, default: ""] + mutation.suffix
+                server[id] = edited
+                versions[id, default: 1] += 1
+                learned[id] = edited
+                entityTags[id] = serverTag(id)
+            }
+            pending = kept
+        }
+    }
+
+    init(path: String, context: String) async throws {
+        self.path = path
+        self.context = context
+        client = try Client(path: path, server: server)
+        try await client.lists.refresh("all")
+        for id in Self.ids { try await client.details.refresh(id) }
+    }
+
+    func play(_ random: inout SeededGenerator) async throws {
+        for _ in 0..<Int.random(in: 6...16, using: &random) {
+            try await step(&random)
+            try await check()
+        }
+        // NB: the server back, one more send: nothing is left pending.
+        if !model.online { try await step("online") { await self.server.setOnline(true) } }
+        model.online = true
+        try await step("send") { await self.sendAll() }
+        model.send()
+        try await check()
+        #expect(model.pending.isEmpty, "\(context): \(steps)")
+    }
+
+    private func step(_ random: inout SeededGenerator) async throws {
+        let id = Self.ids.randomElement(using: &random)!
+        counter += 1
+        let counter = counter
+        switch Int.random(in: 0..<100, using: &random) {
+        case 0..<35:
+            let suffix = Int.random(in: 0..<6, using: &random) == 0 ? "+reject" : "+\(counter)"
+            let onConflict = Bool.random(using: &random) ? "server" : "client"
+            try await step("perform \(id)\(suffix) \(onConflict)") {
+                try await self.client.outbox.perform(AppendToPhone(id: id, suffix: suffix, onConflict: onConflict))
+            }
+            model.pending.append((id, suffix, onConflict))
+        case 35..<50:
+            try await step("send") { await self.sendAll() }
+            model.send()
+        case 50..<60:
+            try await step("fetch list") { _ = try? await self.client.lists.refresh("all") }
+            if model.online { model.fetched(Self.ids) }
+        case 60..<67:
+            try await step("fetch \(id)") { _ = try? await self.client.details.refresh(id) }
+            if model.online { model.fetched([id]) }
+        case 67..<74:
+            try await step("save \(id)") {
+                try await self.client.store.save(Contact(id: id, phone: "l\(counter)"))
+            }
+            model.learned[id] = "l\(counter)"
+            model.entityTags[id] = nil
+        case 74..<82:
+            try await step("server edits \(id)") { await self.server.setPhone(of: id, to: "x\(counter)") }
+            model.server[id] = "x\(counter)"
+            model.versions[id, default: 1] += 1
+        case 82..<90:
+            let online = !model.online
+            try await step(online ? "online" : "offline") { await self.server.setOnline(online) }
+            model.online = online
+        default:
+            try await step("relaunch") { self.client = try Client(path: self.path, server: self.server) }
+        }
+    }
+
+    /// Runs `body`, noting `name` for the failure messages.
+    private func step(_ name: String, _ body: () async throws -> Void) async throws {
+        steps.append(name)
+        try await body()
+    }
+
+    /// Sends what is pending (the outbox stays paused between sends).
+    private func sendAll() async {
+        await client.outbox.resume()
+        client.outbox.pause()
+    }
+
+    /// Every reader shows the model's value of every element; the outbox holds the model's
+    /// pending mutations, in order; the server holds the model's values.
+    private func check() async throws {
+        let expected = Self.ids.map(model.shown)
+        let where_ = "\(context): \(steps)"
+        let list = try await client.lists.value(for: "all", policy: .returnCacheDontLoad)?.value
+        #expect(list?.map(\.phone) == expected, "the list, \(where_)")
+        for (id, phone) in zip(Self.ids, expected) {
+            #expect(
+                try await client.details.value(for: id, policy: .returnCacheDontLoad)?.value.phone == phone,
+                "detail \(id), \(where_)")
+            #expect(try await client.store.element(id: id)?.phone == phone, "row \(id), \(where_)")
+        }
+        let pending = try await client.outbox.pendingMutations().compactMap { $0.mutation as? AppendToPhone }
+        #expect(pending.map(\.suffix) == model.pending.map(\.suffix), "the outbox, \(where_)")
+        for id in Self.ids {
+            #expect(await server.phone(of: id) == model.server[id], "the server's \(id), \(where_)")
+        }
+        if !expected.elementsEqual(list?.map(\.phone) ?? []) { throw Stop() }
+    }
+
+    /// Ends a run at its first mismatch (the rest would only repeat it).
+    struct Stop: Error {}
+}
