@@ -15,6 +15,9 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     /// Where the readers are told the change comes from: ``CacheOrigin/local`` for a save,
     /// ``CacheOrigin/pending`` for an outbox's mutation not yet confirmed.
     var origin: CacheOrigin = .local
+    /// Prefixes of keys every repository over the store invalidates (a confirmed mutation's
+    /// ``Mutation/invalidatedKeyPrefixes``).
+    var invalidatedKeyPrefixes: [String] = []
     /// The tier and key whose write it was (they have it already); `nil` for the store's own.
     var source: (tier: ObjectIdentifier, key: any Hashable & Sendable)? = nil
     /// The store's versions of the changes being shared, set when the store shares it.

@@ -40,6 +40,7 @@ extension KeyedRepository {
         elements.listen { [weak self] change in
             guard let self else { return false }
             await self.apply(change, holders: holders, origin: origin)
+            self.invalidate(keysWithPrefixes: change.invalidatedKeyPrefixes)
             return true
         }
     }
@@ -85,6 +86,7 @@ extension KeyedRepository {
         elements.listen { [weak self] change in
             guard let self else { return false }
             await self.apply(change, origin: origin)
+            self.invalidate(keysWithPrefixes: change.invalidatedKeyPrefixes)
             return true
         }
     }
@@ -106,6 +108,13 @@ extension KeyedRepository {
 }
 
 extension KeyedRepository {
+    /// Invalidates every key whose ``CacheKey/persistentKey`` starts with one of `prefixes`
+    /// (an element change's); nothing for none.
+    func invalidate(keysWithPrefixes prefixes: [String]) {
+        guard !prefixes.isEmpty else { return }
+        invalidate { key in prefixes.contains { key.persistentKey.hasPrefix($0) } }
+    }
+
     /// `==` when `Value` is `Equatable` (checked at run time: a list of `Equatable` elements
     /// is), so the element-store variants compare a fetched value as the `Equatable` ones do;
     /// `nil` otherwise.

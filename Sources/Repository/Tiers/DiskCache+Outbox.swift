@@ -41,21 +41,6 @@ extension DiskCache {
         let performedAt: Date
     }
 
-    /// An element's server value and the entity tag it came with (`value` `nil`: not stored).
-    struct ElementBase: Sendable {
-        let value: Data?
-        let entityTag: String?
-    }
-
-    /// The value readers see of an element: `server` (its server value) with `mutations`
-    /// applied, in order. Throws when a mutation does not decode.
-    typealias ElementOverlay = @Sendable (_ server: Data, _ mutations: [StoredMutation]) throws -> Data
-
-    /// Makes `overlay` compute the shown value of the elements of `type` with pending mutations.
-    nonisolated func setOverlay(_ overlay: @escaping ElementOverlay, for type: String) {
-        overlaySlots.withLock { $0[type] = overlay }
-    }
-
     /// Records a mutation of element `id` of `type` and shows it, in one transaction: the
     /// element's server value is kept apart (the first time), the mutation is added to the
     /// outbox, and the element row becomes the server value with every pending mutation of the
@@ -214,99 +199,8 @@ extension DiskCache {
         }
     }
 
-    /// The server value of element `id` of `type` kept apart while it has pending mutations;
-    /// `nil` when it has none.
-    func base(type: String, id: String) throws -> ElementBase? {
-        let select = try database.prepare(
-            "SELECT value, entity_tag FROM content_loading_element_bases WHERE type = ? AND id = ?",
-            operation: "read the outbox in")
-        try select.bind(type, at: 1)
-        try select.bind(id, at: 2)
-        guard try select.step() else { return nil }
-        return ElementBase(value: select.data(at: 0), entityTag: select.text(at: 1))
-    }
-
-    /// Inside a write of element rows: the value to store in the row of element `id` of
-    /// `type` when `data` is its server value and it has pending mutations (the one readers
-    /// see: `data` with them applied; when no overlay is set for the type yet, the row as it
-    /// is); `nil` when it has none, so `data` is its row. Then `writeBase` keeps `data` as its server value.
-    func shownValue(ofServerValue data: Data, type: String, id: String) throws -> Data? {
-        guard !pendingElements.isEmpty, pendingElements.contains(Self.pendingKey(type, id)) else { return nil }
-        guard let overlay = overlay(for: type) else { return try storedElement(type: type, id: id)?.data ?? data }
-        return try overlay(data, try pendingMutations(type: type, id: id))
-    }
-
-    /// The elements with a kept server value, as `pendingKey`s, read when the file is opened.
-    static func pendingElements(in database: SQLiteDatabase) throws -> Set<String> {
-        let select = try database.prepare(
-            "SELECT type, id FROM content_loading_element_bases", operation: "read the outbox in")
-        var keys = Set<String>()
-        while try select.step() { keys.insert(pendingKey(select.text(at: 0) ?? "", select.text(at: 1) ?? "")) }
-        return keys
-    }
-
-    // MARK: - Private
-
-    private static func pendingKey(_ type: String, _ id: String) -> String { "\(type)\u{1F}\(id)" }
-
-    /// The kept server value of element `id` of `type`; the first time, its row as it is now
-    /// (kept apart from here on).
-    private func keptBase(type: String, id: String) throws -> ElementBase {
-        if let base = try base(type: type, id: id) { return base }
-        let row = try storedElement(type: type, id: id)
-        let base = ElementBase(value: row?.data, entityTag: row?.validators.entityTag)
-        try writeBase(base, type: type, id: id)
-        return base
-    }
-
-    /// Keeps `data`, fetched or saved, as the server value of element `id` of `type` (which has
-    /// pending mutations), with `entityTag`; with none, the entity tag held stays when the value
-    /// is the one it was held for (the same representation), and goes otherwise.
-    func writeServerValue(_ data: Data, entityTag: String?, type: String, id: String) throws {
-        let held = try base(type: type, id: id)
-        let tag = entityTag ?? (held?.value == data ? held?.entityTag : nil)
-        try writeBase(ElementBase(value: data, entityTag: tag), type: type, id: id)
-    }
-
-    /// Keeps `base` as the server value of element `id` of `type` (which has pending mutations).
-    func writeBase(_ base: ElementBase, type: String, id: String) throws {
-        let upsert = try database.prepare(
-            "INSERT OR REPLACE INTO content_loading_element_bases (type, id, value, entity_tag) VALUES (?, ?, ?, ?)",
-            operation: "write the outbox in")
-        try upsert.bind(type, at: 1)
-        try upsert.bind(id, at: 2)
-        try upsert.bind(base.value, at: 3)
-        try upsert.bind(base.entityTag, at: 4)
-        try upsert.step()
-        pendingElements.insert(Self.pendingKey(type, id))
-    }
-
-    /// Writes the row of element `id` of `type` as readers should see it: `base` with the
-    /// pending mutations applied; with none pending, `base` itself, and the kept base goes.
-    /// Returns the row written (`nil`: the element is not stored).
-    private func showPending(type: String, id: String, base: ElementBase, version: UInt64, writtenAt: Date) throws
-        -> Data?
-    {
-        let pending = try pendingMutations(type: type, id: id)
-        if pending.isEmpty {
-            let delete = try database.prepare(
-                "DELETE FROM content_loading_element_bases WHERE type = ? AND id = ?", operation: "write the outbox in")
-            try delete.bind(type, at: 1)
-            try delete.bind(id, at: 2)
-            try delete.step()
-            pendingElements.remove(Self.pendingKey(type, id))
-        }
-        guard let server = base.value, let stored = try storedElement(type: type, id: id) else { return nil }
-        let shown = try pending.isEmpty ? server : (overlay(for: type).map { try $0(server, pending) } ?? stored.data)
-        let validators = Validators(entityTag: base.entityTag, lastModified: nil, freshness: nil)
-        _ = try upsertElement(
-            shown, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
-            keepingWritesAfter: nil, using: try elementUpsert())
-        return shown
-    }
-
     /// The pending mutations of element `id` of `type`, in order.
-    private func pendingMutations(type: String, id: String) throws -> [StoredMutation] {
+    func pendingMutations(type: String, id: String) throws -> [StoredMutation] {
         let select = try database.prepare(
             """
             SELECT sequence, element_type, element_id, name, payload, idempotency_key, performed_at

@@ -54,6 +54,13 @@ public protocol Mutation<Element, Environment>: Codable, Sendable {
     /// What to do when the server refuses the mutation because the element changed since the
     /// copy it edits. Defaults to ``ConflictResolution/serverWins``.
     func resolve(_ conflict: MutationConflict<Element>) -> ConflictResolution
+
+    /// Prefixes of the keys (their ``CacheKey/persistentKey``) that the server's side of the
+    /// edit may change beyond the element itself, such as a search or a sorted list: when the
+    /// server confirms it, every key of a repository over the store that starts with one of
+    /// them is invalidated (``KeyedRepository/invalidate(keysWithPrefix:)``), so its readers
+    /// fetch it again. Defaults to none: the element's own lists and details show the answer.
+    var invalidatedKeyPrefixes: [String] { get }
 }
 
 extension Mutation {
@@ -62,4 +69,7 @@ extension Mutation {
 
     /// The server wins.
     public func resolve(_ conflict: MutationConflict<Element>) -> ConflictResolution { .serverWins }
+
+    /// None.
+    public var invalidatedKeyPrefixes: [String] { [] }
 }

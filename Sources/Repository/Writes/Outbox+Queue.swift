@@ -113,7 +113,8 @@ extension Outbox {
             return false
         }
         // NB: confirmed by the server, not yet by the file: sent again, the key makes it a no-op.
-        guard await settled(stored, change, pending: pending, error: nil) else { return false }
+        guard await settled(stored, change, pending: pending, error: nil, invalidating: mutation.invalidatedKeyPrefixes)
+        else { return false }
         broadcast.send(.confirmed(pending))
         return true
     }
@@ -156,10 +157,10 @@ extension Outbox {
     /// stays pending).
     private func settled(
         _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, keeping: Bool = false,
-        pending: PendingMutation<Element, Environment>, error: (any Error)?
+        pending: PendingMutation<Element, Environment>, error: (any Error)?, invalidating prefixes: [String] = []
     ) async -> Bool {
         do {
-            try await settle(stored, change, keeping: keeping)
+            try await settle(stored, change, keeping: keeping, invalidating: prefixes)
             return true
         } catch let failure {
             waitForRetry(pending, error ?? failure)
@@ -168,16 +169,18 @@ extension Outbox {
     }
 
     /// Settles `stored` in the file (see `DiskCache.settleMutation`) and shows the element as it
-    /// is now to every reader.
-    func settle(_ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, keeping: Bool = false)
-        async throws
-    {
+    /// is now to every reader; invalidates the keys with `prefixes` in every repository over the
+    /// store (a confirmed mutation's ``Mutation/invalidatedKeyPrefixes``).
+    func settle(
+        _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, keeping: Bool = false,
+        invalidating prefixes: [String] = []
+    ) async throws {
         try await store.versions.sharing {
             let writtenAt = store.now()
             let settled = try await store.disk.settleMutation(stored, change, keeping: keeping, writtenAt: writtenAt)
             await share(
                 settled.shown, version: settled.version, writtenAt: writtenAt,
-                origin: settled.isPending ? .pending : .remote)
+                origin: settled.isPending ? .pending : .remote, invalidating: prefixes)
         }
     }
 

@@ -145,9 +145,16 @@ where Element.ID: CacheKey {
     /// Shows `shown` (an element's new row) to every reader of the store, as coming from
     /// `origin`: ``CacheOrigin/pending`` while the element has pending mutations,
     /// ``CacheOrigin/remote`` (its server value) once it has none.
-    func share(_ shown: Data?, version: UInt64, writtenAt: Date, origin: CacheOrigin) async {
-        guard let shown, let element = try? JSONDecoder().decode(Element.self, from: shown) else { return }
-        await store.share(ElementChange(saved: [element], version: version, writtenAt: writtenAt, origin: origin))
+    /// With `prefixes`, the change also invalidates those keys in every repository over the store.
+    func share(
+        _ shown: Data?, version: UInt64, writtenAt: Date, origin: CacheOrigin, invalidating prefixes: [String] = []
+    ) async {
+        let element = shown.flatMap { try? JSONDecoder().decode(Element.self, from: $0) }
+        guard element != nil || !prefixes.isEmpty else { return }
+        var change = ElementChange(
+            saved: element.map { [$0] } ?? [], version: version, writtenAt: writtenAt, origin: origin)
+        change.invalidatedKeyPrefixes = prefixes
+        await store.share(change)
     }
 
     /// `server` (an element's stored server value) with `pending` applied in order; a mutation
