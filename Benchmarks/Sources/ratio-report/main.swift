@@ -201,6 +201,7 @@ func report() async throws -> [Row] {
     if wanted(9) { rows += try await revalidationRows(runs: runs) }
     if wanted(10) { rows += try await writeRows(runs: runs) }
     if wanted(11) { rows += try await recordsRows(runs: runs) }
+    if wanted(12) { rows += try await outboxRows(runs: runs) }
     return rows
 }
 
