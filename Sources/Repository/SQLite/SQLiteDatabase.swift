@@ -24,6 +24,11 @@ public final class SQLiteDatabase {
     /// The file's path, or `:memory:`.
     public let path: String
     let handle: OpaquePointer
+    /// Prepared statements no wrapper holds, by their SQL (see ``prepare(_:operation:)``).
+    private var idleStatements: [String: [OpaquePointer]] = [:]
+    private var idleCount = 0
+    /// The most statements kept for reuse.
+    static let idleLimit = 256
     /// Whether ``close()`` was called: every later call throws.
     public private(set) var isClosed = false
 
@@ -72,7 +77,9 @@ public final class SQLiteDatabase {
     }
 
     deinit {
-        if !isClosed { sqlite3_close_v2(handle) }
+        guard !isClosed else { return }
+        finalizeIdleStatements()
+        sqlite3_close_v2(handle)
     }
 
     /// Closes the connection now (the file is released once statements still alive are
@@ -81,6 +88,7 @@ public final class SQLiteDatabase {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        finalizeIdleStatements()
         sqlite3_close_v2(handle)
     }
 
@@ -98,12 +106,39 @@ public final class SQLiteDatabase {
     }
 
     /// Prepares `sql` for binding and stepping.
+    ///
+    /// A statement of the same `sql` that is no longer in use is handed out again (reset, its
+    /// bindings cleared) instead of compiling the SQL anew.
     public func prepare(_ sql: String, operation: String = "prepare") throws -> SQLiteStatement {
         try checkOpen(operation)
+        if let statement = idleStatements[sql]?.popLast() {
+            idleCount -= 1
+            return SQLiteStatement(statement, database: self, operation: operation, sql: sql)
+        }
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw error(code, operation) }
-        return SQLiteStatement(statement, database: self, operation: operation)
+        return SQLiteStatement(statement, database: self, operation: operation, sql: sql)
+    }
+
+    /// Takes back `statement` of `sql`, whose wrapper is gone: reset with its bindings cleared
+    /// and kept for the next ``prepare(_:operation:)`` of `sql`, or finalised when the
+    /// connection is closed or keeps enough already.
+    func recycle(_ statement: OpaquePointer, sql: String) {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        guard !isClosed, idleCount < Self.idleLimit else {
+            sqlite3_finalize(statement)
+            return
+        }
+        idleStatements[sql, default: []].append(statement)
+        idleCount += 1
+    }
+
+    private func finalizeIdleStatements() {
+        for statements in idleStatements.values { statements.forEach { sqlite3_finalize($0) } }
+        idleStatements = [:]
+        idleCount = 0
     }
 
     private func checkOpen(_ operation: String) throws {

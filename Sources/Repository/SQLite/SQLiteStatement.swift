@@ -9,15 +9,19 @@ public final class SQLiteStatement {
     let statement: OpaquePointer
     private let database: SQLiteDatabase
     private let operation: String
+    /// The SQL it was prepared from: the connection keeps the statement for it when this
+    /// wrapper goes.
+    private let sql: String
 
-    init(_ statement: OpaquePointer, database: SQLiteDatabase, operation: String) {
+    init(_ statement: OpaquePointer, database: SQLiteDatabase, operation: String, sql: String) {
         self.statement = statement
         self.database = database
         self.operation = operation
+        self.sql = sql
     }
 
     deinit {
-        sqlite3_finalize(statement)
+        database.recycle(statement, sql: sql)
     }
 
     /// Binds `value` to parameter `index` (from 1); `nil` binds NULL.
