@@ -148,22 +148,29 @@ public final class SQLiteDatabase {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(operation: String = "write", _ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE", operation: operation)
+        try run("BEGIN IMMEDIATE", operation: operation)
         do {
             let result = try body()
-            try execute("COMMIT", operation: operation)
+            try run("COMMIT", operation: operation)
             return result
         } catch {
-            try? execute("ROLLBACK", operation: operation)
+            try? run("ROLLBACK", operation: operation)
             throw error
         }
     }
 
     /// Runs `body` in one read transaction: every read in it sees the same state of the file.
     func readTransaction<T>(operation: String, _ body: () throws -> T) throws -> T {
-        try execute("BEGIN DEFERRED", operation: operation)
-        defer { try? execute("COMMIT", operation: operation) }
+        try run("BEGIN DEFERRED", operation: operation)
+        defer { try? run("COMMIT", operation: operation) }
         return try body()
+    }
+
+    /// Runs one statement without results through ``prepare(_:operation:)``, so a statement
+    /// run often (a transaction's `BEGIN` and `COMMIT`) is compiled once.
+    func run(_ sql: String, operation: String) throws {
+        let statement = try prepare(sql, operation: operation)
+        while try statement.step() {}
     }
 
     /// The schema version (`PRAGMA user_version`).

@@ -125,7 +125,7 @@ extension DiskCache {
     /// that write. A counter row that is missing or does not validate starts again above every
     /// valid version stored.
     func advanceVersion() throws -> UInt64 {
-        try database.execute(
+        try database.run(
             "UPDATE content_loading_cache_counter SET last_version = last_version + 1 WHERE id = 1",
             operation: "write the cache in")
         let select = try database.prepare(
