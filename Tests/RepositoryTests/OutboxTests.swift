@@ -17,14 +17,16 @@ struct OutboxTests {
     init() throws { path = try temporaryCachePath() }
 
     /// A launch of the app: the store over the file, a repository of lists over it, an outbox.
-    func launch(mutations: [any Mutation<Contact, ContactServer>.Type] = [AppendToPhone.self])
+    /// `isPaused`: made paused, so a test can subscribe to its events before the launch's sends.
+    func launch(mutations: [any Mutation<Contact, ContactServer>.Type] = [AppendToPhone.self], isPaused: Bool = false)
         throws -> (ElementStore<Contact>, Contacts, Outbox<Contact, ContactServer>)
     {
         let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
         let server = server
         let lists = Contacts(elements: store) { _ in try await server.all() }
         let outbox = Outbox(
-            store: store, environment: server, mutations: mutations, retryPolicy: RetryPolicy(attempts: 1))
+            store: store, environment: server, mutations: mutations, retryPolicy: RetryPolicy(attempts: 1),
+            isPaused: isPaused)
         return (store, lists, outbox)
     }
 
@@ -157,9 +159,9 @@ struct OutboxTests {
         await outbox.send()
 
         await server.setOnline(true)
-        (_, lists, outbox) = try launch(mutations: [SetPhone.self])
+        (_, lists, outbox) = try launch(mutations: [SetPhone.self], isPaused: true)
         var events = outbox.outcomes.makeAsyncIterator()
-        await outbox.send()
+        await outbox.resume()
         guard case .setAside(let aside, let error)? = await events.next() else {
             Issue.record("the mutation that no type reads is set aside")
             return
