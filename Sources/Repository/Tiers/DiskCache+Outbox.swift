@@ -84,40 +84,63 @@ extension DiskCache {
         case mutationApplied(entityTag: String?)
     }
 
-    /// Settles `mutation` in one transaction: its element's kept server value changes as
-    /// `change` says, the mutation leaves the outbox unless `keeping` (a conflict the client
-    /// wins: it is sent again), and the element row shows the server value with the mutations
-    /// still pending applied, or the server value alone when none is (then the kept server value
-    /// goes).
+    /// One mutation to settle, in one transaction with others (``settleMutations(_:writtenAt:)``):
+    /// its element's kept server value changes as `change` says, the mutation leaves the outbox
+    /// unless `keeping` (a conflict the client wins: it is sent again), and the element row
+    /// shows the server value with the mutations still pending applied, or the server value
+    /// alone when none is (then the kept server value goes).
+    struct Settlement: Sendable {
+        let mutation: StoredMutation
+        let change: ServerValueChange
+        var keeping = false
+    }
+
+    /// Settles `settlements` in one transaction at one version, each as
+    /// ``Settlement`` says, in order: the answers that arrive
+    /// together cost one commit.
     ///
-    /// - Returns: The version and the element's shown value (`nil`: not stored).
-    func settleMutation(
-        _ mutation: StoredMutation, _ change: ServerValueChange, keeping: Bool = false, writtenAt: Date
-    ) async throws -> (version: UInt64, shown: Data?, isPending: Bool) {
-        let (type, id) = (mutation.elementType, mutation.elementID)
-        try await writeFault?("\(type)|\(id)")
+    /// - Returns: The version, and each element's shown value and whether it still has pending
+    ///   mutations, in the order of `settlements`.
+    func settleMutations(_ settlements: [Settlement], writtenAt: Date) async throws
+        -> (version: UInt64, elements: [(shown: Data?, isPending: Bool)])
+    {
+        for settlement in settlements {
+            try await writeFault?("\(settlement.mutation.elementType)|\(settlement.mutation.elementID)")
+        }
         return try database.transaction(operation: "write the outbox in") {
             let version = try advanceVersion()
-            var base = try keptBase(type: type, id: id)
-            switch change {
-            case .unchanged: break
-            case .answer(let value, let entityTag): base = ElementBase(value: value ?? base.value, entityTag: entityTag)
-            case .mutationApplied(let entityTag):
-                let value = try base.value.map { value in
-                    try overlay(for: type).map { try $0(value, [mutation]) } ?? value
-                }
-                base = ElementBase(value: value, entityTag: entityTag ?? base.entityTag)
+            let elements = try settlements.map { settlement in
+                try settle(settlement, version: version, writtenAt: writtenAt)
             }
-            try writeBase(base, type: type, id: id)
-            if !keeping {
-                let delete = try database.prepare(
-                    "DELETE FROM content_loading_outbox WHERE sequence = ?", operation: "write the outbox in")
-                try delete.bind(mutation.sequence, at: 1)
-                try delete.step()
-            }
-            let shown = try showPending(type: type, id: id, base: base, version: version, writtenAt: writtenAt)
-            return (version, shown, pendingElements.contains(Self.pendingKey(type, id)))
+            return (version, elements)
         }
+    }
+
+    /// Settles one mutation inside a transaction, at `version`.
+    private func settle(_ settlement: Settlement, version: UInt64, writtenAt: Date) throws
+        -> (shown: Data?, isPending: Bool)
+    {
+        let (mutation, change, keeping) = (settlement.mutation, settlement.change, settlement.keeping)
+        let (type, id) = (mutation.elementType, mutation.elementID)
+        var base = try keptBase(type: type, id: id)
+        switch change {
+        case .unchanged: break
+        case .answer(let value, let entityTag): base = ElementBase(value: value ?? base.value, entityTag: entityTag)
+        case .mutationApplied(let entityTag):
+            let value = try base.value.map { value in
+                try overlay(for: type).map { try $0(value, [mutation]) } ?? value
+            }
+            base = ElementBase(value: value, entityTag: entityTag ?? base.entityTag)
+        }
+        try writeBase(base, type: type, id: id)
+        if !keeping {
+            let delete = try database.prepare(
+                "DELETE FROM content_loading_outbox WHERE sequence = ?", operation: "write the outbox in")
+            try delete.bind(mutation.sequence, at: 1)
+            try delete.step()
+        }
+        let shown = try showPending(type: type, id: id, base: base, version: version, writtenAt: writtenAt)
+        return (shown, pendingElements.contains(Self.pendingKey(type, id)))
     }
 
     /// The mutations of elements of `type` in the outbox and not set aside, in the order they

@@ -20,7 +20,7 @@ extension Outbox {
     /// `nil` for one that does not decode).
     public func pendingMutations() async throws -> [PendingMutation<Element, Environment>] {
         try await store.disk.storedMutations(type: store.type).map { stored in
-            pending(stored, try? Self.decoded(stored, types: types))
+            pending(stored, try? decoder.decoded(stored))
         }
     }
 

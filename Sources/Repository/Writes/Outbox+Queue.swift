@@ -60,7 +60,7 @@ extension Outbox {
             defer { release(stored.sequence) }
             let mutation: any Mutation<Element, Environment>
             do {
-                mutation = try Self.decoded(stored, types: types)
+                mutation = try decoder.decoded(stored)
             } catch {
                 // NB: one that cannot be read is set aside; the element's next ones still go.
                 try? await store.disk.setMutationAside(stored.sequence, reason: "\(error)")
@@ -152,7 +152,7 @@ extension Outbox {
         return clientWins ? await send(mutation, stored, resending: true) : true
     }
 
-    /// Settles `stored` (see `DiskCache.settleMutation`) and shows the element as it is now to
+    /// Settles `stored` (see `DiskCache.settleMutations`) and shows the element as it is now to
     /// every reader; `false`, with a `willRetry` event, when the file could not be written (it
     /// stays pending).
     private func settled(
@@ -168,19 +168,69 @@ extension Outbox {
         }
     }
 
-    /// Settles `stored` in the file (see `DiskCache.settleMutation`) and shows the element as it
+    /// Settles `stored` in the file (see `DiskCache.settleMutations`) and shows the element as it
     /// is now to every reader; invalidates the keys with `prefixes` in every repository over the
     /// store (a confirmed mutation's ``Mutation/invalidatedKeyPrefixes``).
+    ///
+    /// The settlements that wait while one is being written are written together, in one
+    /// transaction (the answers of elements sent side by side arrive together).
     func settle(
         _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, keeping: Bool = false,
         invalidating prefixes: [String] = []
     ) async throws {
+        let settlement = DiskCache.Settlement(mutation: stored, change: change, keeping: keeping)
+        try await withCheckedThrowingContinuation { done in
+            let leads = settles.withLock { settles in
+                settles.waiting.append(QueuedSettlement(settlement: settlement, prefixes: prefixes, done: done))
+                defer { settles.writing = true }
+                return !settles.writing
+            }
+            if leads { Task { await self.writeSettlements() } }
+        }
+    }
+
+    /// Writes the queued settlements, those waiting together in one transaction, until none
+    /// waits.
+    private func writeSettlements() async {
+        while let batch = settles.withLock({ settles -> [QueuedSettlement]? in
+            guard !settles.waiting.isEmpty else {
+                settles.writing = false
+                return nil
+            }
+            defer { settles.waiting = [] }
+            return settles.waiting
+        }) {
+            do {
+                try await write(batch)
+                for queued in batch { queued.done.resume() }
+            } catch {
+                guard batch.count > 1 else {
+                    batch[0].done.resume(throwing: error)
+                    continue
+                }
+                // NB: written together they failed together; one at a time, each fails alone.
+                for queued in batch {
+                    do {
+                        try await write([queued])
+                        queued.done.resume()
+                    } catch {
+                        queued.done.resume(throwing: error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes `batch` in one transaction and shows each element as it is now to every reader.
+    private func write(_ batch: [QueuedSettlement]) async throws {
         try await store.versions.sharing {
             let writtenAt = store.now()
-            let settled = try await store.disk.settleMutation(stored, change, keeping: keeping, writtenAt: writtenAt)
-            await share(
-                settled.shown, version: settled.version, writtenAt: writtenAt,
-                origin: settled.isPending ? .pending : .remote, invalidating: prefixes)
+            let settled = try await store.disk.settleMutations(batch.map(\.settlement), writtenAt: writtenAt)
+            for (queued, element) in zip(batch, settled.elements) {
+                await share(
+                    element.shown, version: settled.version, writtenAt: writtenAt,
+                    origin: element.isPending ? .pending : .remote, invalidating: queued.prefixes)
+            }
         }
     }
 

@@ -32,8 +32,8 @@ where Element.ID: CacheKey {
     public let store: ElementStore<Element>
     let environment: Environment
     let retryPolicy: RetryPolicy
-    /// The mutation types, by stored name.
-    let types: [String: any Mutation<Element, Environment>.Type]
+    /// Reads the stored mutations back as the types given.
+    let decoder: MutationDecoder<Element, Environment>
     let broadcast = Broadcast<OutboxEvent<Element, Environment>>()
     /// The queue's run in progress, and whether another must follow it.
     let run = Locked<(task: Task<Void, Never>?, again: Bool)>((nil, false))
@@ -43,6 +43,8 @@ where Element.ID: CacheKey {
     let claimed = Locked<Set<Int>>([])
     /// Whether the queue is paused (``pause()``).
     let paused: Locked<Bool>
+    /// The settlements waiting to be written, and whether a task is writing them.
+    let settles = Locked<(waiting: [QueuedSettlement], writing: Bool)>(([], false))
     /// Whether a mutation failed for now since the last run began: then the next request that
     /// succeeds through the store sends it.
     let waitsForRequest = Locked(false)
@@ -67,12 +69,11 @@ where Element.ID: CacheKey {
         paused = Locked(isPaused)
         self.environment = environment
         self.retryPolicy = retryPolicy
-        types = Dictionary(mutations.map { ($0.mutationName, $0) }, uniquingKeysWith: { first, _ in first })
+        let decoder = MutationDecoder<Element, Environment>(types: mutations)
+        self.decoder = decoder
         // NB: set before any write that follows: an element written with pending mutations
         // shows them over its new server value from the first write of the launch.
-        let types = self.types
-        store.disk.setOverlay(
-            { server, pending in try Self.applying(pending, to: server, types: types) }, for: store.type)
+        store.disk.setOverlay({ server, pending in try decoder.applying(pending, to: server) }, for: store.type)
         // NB: the store holds the outbox weakly: an outbox nobody holds stops.
         store.onRequestSucceeded { [weak self] in self?.requestSucceeded() }
         Task { await self.send() }
@@ -156,27 +157,13 @@ where Element.ID: CacheKey {
         change.invalidatedKeyPrefixes = prefixes
         await store.share(change)
     }
+}
 
-    /// `server` (an element's stored server value) with `pending` applied in order; a mutation
-    /// that does not decode is left out (the queue sets it aside).
-    static func applying(
-        _ pending: [DiskCache.StoredMutation], to server: Data, types: [String: any Mutation<Element, Environment>.Type]
-    ) throws -> Data {
-        var element = try JSONDecoder().decode(Element.self, from: server)
-        for stored in pending {
-            guard let mutation = try? decoded(stored, types: types) else { continue }
-            mutation.apply(to: &element)
-        }
-        return try ElementStore<Element>.encoded(element)
-    }
-
-    /// The mutation `stored` holds, decoded as the type its name gives.
-    static func decoded(_ stored: DiskCache.StoredMutation, types: [String: any Mutation<Element, Environment>.Type])
-        throws -> any Mutation<Element, Environment>
-    {
-        guard let type = types[stored.name] else { throw UnknownMutation(name: stored.name) }
-        return try JSONDecoder().decode(type, from: stored.payload)
-    }
+/// A settlement waiting to be written, with the keys it invalidates and its waiter.
+struct QueuedSettlement: Sendable {
+    let settlement: DiskCache.Settlement
+    let prefixes: [String]
+    let done: CheckedContinuation<Void, any Error>
 }
 
 /// A conflict held for the app to decide (``ConflictResolution/ask``).
