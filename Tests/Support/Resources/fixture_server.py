@@ -277,7 +277,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with lock:
             named = [(int(name.split("/")[1]), record[1]) for name, record in records.items()
                      if name.startswith("contacts/") and name.split("/")[1].isdigit()]
-        body = json.dumps([json.loads(record) for _, record in sorted(named)]).encode()
+        return self.send_tagged(json.dumps([json.loads(record) for _, record in sorted(named)]).encode())
+
+    def send_tagged(self, body):
+        """200 with JSON `body` and an ETag of it, or 304 to a matching If-None-Match."""
         tag = '"%s"' % hashlib.sha256(body).hexdigest()[:16]
         if tag in [t.strip() for t in self.headers.get("If-None-Match", "").split(",")]:
             self.send_response(304)
@@ -317,19 +320,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "next": str(ids[-1]) if ids and ids[-1] < 100 else None,
             "previous": str(max(0, ids[0] - 1 - limit)) if ids and ids[0] > 1 else None,
         }).encode()
-        tag = '"%s"' % hashlib.sha256(body).hexdigest()[:16]
-        if self.headers.get("If-None-Match") == tag:
-            self.send_response(304)
-            self.send_header("ETag", tag)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("ETag", tag)
-        self.end_headers()
-        self.wfile.write(body)
+        return self.send_tagged(body)
 
     def send_fixture(self, name, extra=None):
         path = os.path.realpath(os.path.join(self.server.root, name))
