@@ -197,7 +197,7 @@ extension KeyedRepository {
                 let validators: Validators
                 if let held { validators = held } else { validators = await storedValidators(of: key) }
                 let result = try await retry.run { try await fetch(key, validators) }
-                return try await sharingWrite {
+                let end = try await sharingWrite {
                     let end: KeyChannel<Value>.FlightEnd = try await channel.writes.withLock { [self] in
                         // NB: a fetch nobody waits for any more writes nothing (a newer one may run);
                         // one that writes stays the fetch in flight until its value is stored.
@@ -216,6 +216,9 @@ extension KeyedRepository {
                     await shareWrite(end.delivery, of: key)
                     return end
                 }
+                // NB: told once the fetch's value is stored: a mutation sent then is made over it.
+                fetchStored?()
+                return end
             } catch {
                 if !(error is CancellationError) { channel.readers.send(.failure(error, flight: flight)) }
                 return .init(flight: flight, result: .failure(error), invalidations: invalidations)

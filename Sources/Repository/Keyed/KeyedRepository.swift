@@ -48,6 +48,10 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     let fetch: @Sendable (Key, Validators) async throws -> FetchResult<Value>
     /// How a failed fetch is tried again.
     let retry: RetryPolicy
+    /// Called when a fetch succeeded and what it found is stored (its value or its
+    /// confirmation), and every reader has it: over an ``ElementStore``, its outboxes send what
+    /// waits for the server.
+    let fetchStored: (@Sendable () -> Void)?
     @usableFromInline let now: @Sendable () -> Date
     private let channels = Locked<[Key: (channel: KeyChannel<Value>, users: Int)]>([:])
     private let lastVersion = Locked(UInt64(0))
@@ -64,8 +68,10 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         isUnchanged: (@Sendable (Value, Value) -> Bool)? = nil,
         remembersLastWrite: Bool = false,
         retry: RetryPolicy = .never,
+        fetchStored: (@Sendable () -> Void)? = nil,
         fetch: @escaping @Sendable (Key, Validators) async throws -> FetchResult<Value>
     ) {
+        self.fetchStored = fetchStored
         self.remembersLastWrite = remembersLastWrite
         self.retry = retry
         self.memory = memory

@@ -115,25 +115,14 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     }
 
     /// Adds `action`, run each time a fetch of a repository or paging list over the store
-    /// succeeds (an ``Outbox`` sends what waits for the server).
+    /// succeeded and what it found is stored (an ``Outbox`` sends what waits for the server).
     func onRequestSucceeded(_ action: @escaping @Sendable () -> Void) {
         requestActions.withLock { $0.append(action) }
     }
 
-    /// A fetch over the store succeeded: the server can be reached.
+    /// A fetch over the store succeeded and its value is stored: the server can be reached.
     func requestSucceeded() {
         for action in requestActions.withLock({ $0 }) { action() }
-    }
-
-    /// `fetch`, telling the store each time it succeeds (``requestSucceeded()``).
-    func reportingSuccess<First, Second, Output>(
-        _ fetch: @escaping @Sendable (First, Second) async throws -> Output
-    ) -> @Sendable (First, Second) async throws -> Output {
-        { [self] first, second in
-            let output = try await fetch(first, second)
-            requestSucceeded()
-            return output
-        }
     }
 
     /// Hands `change` to every listener, in turn (in the order they were added), and drops

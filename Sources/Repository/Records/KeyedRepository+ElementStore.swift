@@ -33,7 +33,7 @@ extension KeyedRepository {
         let tier = ElementListTier<Key, Element>(store: elements)
         self.init(
             memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, isUnchanged: Self.equality,
-            retry: retry, fetch: elements.reportingSuccess(fetchIfChanged))
+            retry: retry, fetchStored: { [elements] in elements.requestSucceeded() }, fetch: fetchIfChanged)
         // NB: the store keeps the listener: it holds the repository weakly and nothing that
         // holds the store (the tier does), or the store and its file would never be freed.
         let (holders, origin) = (tier.holders, tier.origin)
@@ -81,7 +81,7 @@ extension KeyedRepository {
         let tier = ElementTier(store: elements)
         self.init(
             memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, isUnchanged: Self.equality,
-            retry: retry, fetch: elements.reportingSuccess(fetchIfChanged))
+            retry: retry, fetchStored: { [elements] in elements.requestSucceeded() }, fetch: fetchIfChanged)
         let origin = tier.origin
         elements.listen { [weak self] change in
             guard let self else { return false }

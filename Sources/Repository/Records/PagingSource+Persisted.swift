@@ -42,11 +42,9 @@ extension PagingSource where Element: Codable, Element.ID: CacheKey, Cursor: Cod
             @escaping @Sendable (Input, Cursor?, Validators) async throws -> FetchResult<Page<Element, Cursor>>
     ) -> PagingSource {
         let pages: @Sendable (Input) -> PersistedPages<Element, Cursor> = { input in
-            PersistedPages(
-                store: store, key: key(input),
-                fetch: store.reportingSuccess { cursor, validators in
-                    try await pagesIfChanged(input, cursor, validators)
-                })
+            PersistedPages(store: store, key: key(input)) { cursor, validators in
+                try await pagesIfChanged(input, cursor, validators)
+            }
         }
         return PagingSource(
             storedInitialPage: { input in try await pages(input).stored(nil) },

@@ -53,11 +53,17 @@ where Element.ID: CacheKey {
     func refreshedInitialPage() async throws -> ServedPage<Element, Cursor>? {
         let validators = try? await disk.storedPageValidators(of: listKey, request: nil)
         let started = disk.latestVersion
+        // NB: the store is told once what the fetch found is stored: a mutation an outbox
+        // sends then is made over it.
         switch try await fetch(nil, validators ?? .none) {
         case .notModified where validators == nil: throw UnexpectedNotModified(key: key)
-        case .notModified: return nil
+        case .notModified:
+            store.requestSucceeded()
+            return nil
         case .modified(let page, let fetched):
-            return try await write(page, at: .initial, validators: fetched, keepingWritesAfter: started)
+            let written = try await write(page, at: .initial, validators: fetched, keepingWritesAfter: started)
+            store.requestSucceeded()
+            return written
         }
     }
 
@@ -72,9 +78,11 @@ where Element.ID: CacheKey {
             throw UnexpectedNotModified(key: key)
         }
         let request = try Self.encoded(cursor)
-        return try await write(
+        let written = try await write(
             page, at: direction == .next ? .after(cursor: request) : .before(cursor: request), validators: validators,
             keepingWritesAfter: started)
+        store.requestSucceeded()
+        return written
     }
 
     /// The changes to `store`'s elements as a paging model over its lists hears them: every
