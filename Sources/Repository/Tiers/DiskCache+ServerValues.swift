@@ -32,6 +32,11 @@ extension DiskCache {
         return ElementBase(value: select.data(at: 0), entityTag: select.text(at: 1))
     }
 
+    /// The kept server values of elements `ids` of `type` (see ``base(type:id:)``), in order.
+    func bases(type: String, ids: [String]) throws -> [ElementBase?] {
+        try ids.map { try base(type: type, id: $0) }
+    }
+
     /// Inside a write of element rows: the value to store in the row of element `id` of
     /// `type` when `data` is its server value and it has pending mutations (the one readers
     /// see: `data` with them applied; when no overlay is set for the type yet, the row as it

@@ -178,51 +178,13 @@ extension Outbox {
         _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, keeping: Bool = false,
         invalidating prefixes: [String] = []
     ) async throws {
-        let settlement = DiskCache.Settlement(mutation: stored, change: change, keeping: keeping)
-        try await withCheckedThrowingContinuation { done in
-            let leads = settles.withLock { settles in
-                settles.waiting.append(QueuedSettlement(settlement: settlement, prefixes: prefixes, done: done))
-                defer { settles.writing = true }
-                return !settles.writing
-            }
-            if leads { Task { await self.writeSettlements() } }
-        }
-    }
-
-    /// Writes the queued settlements, those waiting together in one transaction, until none
-    /// waits.
-    private func writeSettlements() async {
-        while let batch = settles.withLock({ settles -> [QueuedSettlement]? in
-            guard !settles.waiting.isEmpty else {
-                settles.writing = false
-                return nil
-            }
-            defer { settles.waiting = [] }
-            return settles.waiting
-        }) {
-            do {
-                try await write(batch)
-                for queued in batch { queued.done.resume() }
-            } catch {
-                guard batch.count > 1 else {
-                    batch[0].done.resume(throwing: error)
-                    continue
-                }
-                // NB: written together they failed together; one at a time, each fails alone.
-                for queued in batch {
-                    do {
-                        try await write([queued])
-                        queued.done.resume()
-                    } catch {
-                        queued.done.resume(throwing: error)
-                    }
-                }
-            }
-        }
+        let settlement = QueuedSettlement(
+            settlement: DiskCache.Settlement(mutation: stored, change: change, keeping: keeping), prefixes: prefixes)
+        try await settles.submit(settlement) { [self] batch in try await write(batch) }
     }
 
     /// Writes `batch` in one transaction and shows each element as it is now to every reader.
-    private func write(_ batch: [QueuedSettlement]) async throws {
+    private func write(_ batch: [QueuedSettlement]) async throws -> [Void] {
         try await store.versions.sharing {
             let writtenAt = store.now()
             let settled = try await store.disk.settleMutations(batch.map(\.settlement), writtenAt: writtenAt)
@@ -231,6 +193,7 @@ extension Outbox {
                     element.shown, version: settled.version, writtenAt: writtenAt,
                     origin: element.isPending ? .pending : .remote, invalidating: queued.prefixes)
             }
+            return batch.map { _ in () }
         }
     }
 
@@ -244,7 +207,9 @@ extension Outbox {
     private func context(for mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation)
         async throws -> MutationContext<Element>
     {
-        let base = try await store.disk.base(type: store.type, id: stored.elementID)
+        // NB: the reads of elements sent side by side that wait together are one hop onto the file.
+        let (disk, type) = (store.disk, store.type)
+        let base = try await baseReads.submit(stored.elementID) { ids in try await disk.bases(type: type, ids: ids) }
         let decoder = JSONDecoder()
         let server = try base?.value.map { try decoder.decode(Element.self, from: $0) }
         let edited = server.map { server in

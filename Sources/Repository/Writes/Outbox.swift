@@ -43,8 +43,12 @@ where Element.ID: CacheKey {
     let claimed = Locked<Set<Int>>([])
     /// Whether the queue is paused (``pause()``).
     let paused: Locked<Bool>
-    /// The settlements waiting to be written, and whether a task is writing them.
-    let settles = Locked<(waiting: [QueuedSettlement], writing: Bool)>(([], false))
+    /// The settlements: those that wait while one is written are written together, in one
+    /// transaction (the answers of elements sent side by side arrive together).
+    let settles = Batcher<QueuedSettlement, Void>()
+    /// The reads of the elements' kept server values before their mutations are sent: those
+    /// that wait together are one hop onto the file.
+    let baseReads = Batcher<String, DiskCache.ElementBase?>()
     /// Whether a mutation failed for now since the last run began: then the next request that
     /// succeeds through the store sends it.
     let waitsForRequest = Locked(false)
@@ -159,11 +163,10 @@ where Element.ID: CacheKey {
     }
 }
 
-/// A settlement waiting to be written, with the keys it invalidates and its waiter.
+/// A settlement to write, with the keys it invalidates.
 struct QueuedSettlement: Sendable {
     let settlement: DiskCache.Settlement
     let prefixes: [String]
-    let done: CheckedContinuation<Void, any Error>
 }
 
 /// A conflict held for the app to decide (``ConflictResolution/ask``).
