@@ -38,7 +38,9 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     private let listeners = Locked<(next: UInt64, all: [(number: UInt64, listener: Listener)])>((0, []))
 
     /// What runs when a request of a repository or paging list over the store succeeds.
-    private let requestActions = Locked<[@Sendable () -> Void]>([])
+    /// Each returns `false` when its outbox is gone (then it is dropped); numbered, as the
+    /// listeners are.
+    private let requestActions = Locked<(next: UInt64, all: [(number: UInt64, action: @Sendable () -> Bool)])>((0, []))
 
     /// Hears an element change; `false` when its repository is gone.
     typealias Listener = @Sendable (ElementChange<Element>) async -> Bool
@@ -116,13 +118,19 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
 
     /// Adds `action`, run each time a fetch of a repository or paging list over the store
     /// succeeded and what it found is stored (an ``Outbox`` sends what waits for the server).
-    func onRequestSucceeded(_ action: @escaping @Sendable () -> Void) {
-        requestActions.withLock { $0.append(action) }
+    /// `action` returns `false` when its outbox is gone: it is dropped then.
+    func onRequestSucceeded(_ action: @escaping @Sendable () -> Bool) {
+        requestActions.withLock { actions in
+            actions.next += 1
+            actions.all.append((actions.next, action))
+        }
     }
 
     /// A fetch over the store succeeded and its value is stored: the server can be reached.
     func requestSucceeded() {
-        for action in requestActions.withLock({ $0 }) { action() }
+        for (number, action) in requestActions.withLock({ $0.all }) where !action() {
+            requestActions.withLock { $0.all.removeAll { $0.number == number } }
+        }
     }
 
     /// Hands `change` to every listener, in turn (in the order they were added), and drops

@@ -79,7 +79,11 @@ where Element.ID: CacheKey {
         // shows them over its new server value from the first write of the launch.
         store.disk.setOverlay({ server, pending in try decoder.applying(pending, to: server) }, for: store.type)
         // NB: the store holds the outbox weakly: an outbox nobody holds stops.
-        store.onRequestSucceeded { [weak self] in self?.requestSucceeded() }
+        store.onRequestSucceeded { [weak self] in
+            guard let self else { return false }
+            requestSucceeded()
+            return true
+        }
         Task { await self.send() }
     }
 
