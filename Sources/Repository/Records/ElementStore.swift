@@ -35,12 +35,11 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// The newest version of each element among the changes being shared.
     let versions = ElementVersions<Element.ID>()
     /// The listeners, in the order they were added (each change reaches them in that order).
-    private let listeners = Locked<(next: UInt64, all: [(number: UInt64, listener: Listener)])>((0, []))
+    private let listeners = ListenerList<Listener>()
 
     /// What runs when a request of a repository or paging list over the store succeeds.
-    /// Each returns `false` when its outbox is gone (then it is dropped); numbered, as the
-    /// listeners are.
-    private let requestActions = Locked<(next: UInt64, all: [(number: UInt64, action: @Sendable () -> Bool)])>((0, []))
+    /// Each returns `false` when its outbox is gone (then it is dropped).
+    private let requestActions = ListenerList<@Sendable () -> Bool>()
 
     /// Hears an element change; `false` when its repository is gone.
     typealias Listener = @Sendable (ElementChange<Element>) async -> Bool
@@ -109,28 +108,16 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     }
 
     /// Adds `listener`, which hears every save and removal made through the store.
-    func listen(_ listener: @escaping Listener) {
-        listeners.withLock { listeners in
-            listeners.next += 1
-            listeners.all.append((listeners.next, listener))
-        }
-    }
+    func listen(_ listener: @escaping Listener) { listeners.add(listener) }
 
     /// Adds `action`, run each time a fetch of a repository or paging list over the store
     /// succeeded and what it found is stored (an ``Outbox`` sends what waits for the server).
     /// `action` returns `false` when its outbox is gone: it is dropped then.
-    func onRequestSucceeded(_ action: @escaping @Sendable () -> Bool) {
-        requestActions.withLock { actions in
-            actions.next += 1
-            actions.all.append((actions.next, action))
-        }
-    }
+    func onRequestSucceeded(_ action: @escaping @Sendable () -> Bool) { requestActions.add(action) }
 
     /// A fetch over the store succeeded and its value is stored: the server can be reached.
     func requestSucceeded() {
-        for (number, action) in requestActions.withLock({ $0.all }) where !action() {
-            requestActions.withLock { $0.all.removeAll { $0.number == number } }
-        }
+        for (number, action) in requestActions.current where !action() { requestActions.remove(number) }
     }
 
     /// Hands `change` to every listener, in turn (in the order they were added), and drops
@@ -141,9 +128,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
         var change = change
         change.versions = versions
         versions.note(change.ids, version: change.version)
-        for (number, listener) in listeners.withLock({ $0.all }) where !(await listener(change)) {
-            listeners.withLock { $0.all.removeAll { $0.number == number } }
-        }
+        for (number, listener) in listeners.current where !(await listener(change)) { listeners.remove(number) }
     }
 
     /// A ``CacheError`` naming the file and element `id`.

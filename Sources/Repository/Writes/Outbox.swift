@@ -49,8 +49,8 @@ where Element.ID: CacheKey {
     /// The reads of the elements' kept server values before their mutations are sent: those
     /// that wait together are one hop onto the file.
     let baseReads = Batcher<String, DiskCache.ElementBase?>()
-    /// Whether a mutation failed for now since the last run began: then the next request that
-    /// succeeds through the store sends it.
+    /// Whether a mutation failed for now and waits to be sent again: then the next request
+    /// that succeeds through the store runs the queue (and clears it).
     let waitsForRequest = Locked(false)
 
     /// Creates an outbox over `store` and starts sending what the file holds.

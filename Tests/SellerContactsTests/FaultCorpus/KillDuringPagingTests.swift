@@ -13,18 +13,14 @@ struct KillDuringPagingTests {
 
     @Test func aKilledPageWriteLeavesThePageWithItsElementsOrNeither() async throws {
         let path = try makeTemporaryDirectory().appendingPathComponent("pages.sqlite").path
-        let writer = ChildProcess.productsDirectory.appendingPathComponent("sqlite-crash-writer")
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SeededGenerator(seed: seed)
         var pagesSeen = Set<Int>()
         for round in 0..<Self.rounds {
-            let child = try ChildProcess(writer, arguments: [path, "0", "0", "pages"])
-            #expect(try child.readLine() == "paging", "round \(round): \(child.remainingErrors())")
-            // NB: fault injection, not synchronisation: the kill lands at a random moment of the
-            // paging, which writes a page about every millisecond.
-            try await Task.sleep(for: .microseconds(Int(random.next() % 50_000)))
-            #expect(child.isRunning, "round \(round): \(child.remainingErrors())")
-            child.kill()
+            // NB: the paging writes a page about every millisecond.
+            _ = try await killedAtRandomMoment(
+                arguments: [path, "0", "0", "pages"], ready: "paging", within: .milliseconds(50), using: &random,
+                round: round)
             let pages = try Self.checkedPages(in: path, "round \(round), seed \(seed)")
             pagesSeen.insert(pages)
         }

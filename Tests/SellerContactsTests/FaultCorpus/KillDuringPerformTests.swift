@@ -14,18 +14,14 @@ struct KillDuringPerformTests {
 
     @Test func aKilledPerformLosesNoMutationWhosePerformReturned() async throws {
         let path = try makeTemporaryDirectory().appendingPathComponent("outbox.sqlite").path
-        let writer = ChildProcess.productsDirectory.appendingPathComponent("sqlite-crash-writer")
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SeededGenerator(seed: seed)
         var performed: [String] = []
         for round in 1...Self.rounds {
-            let child = try ChildProcess(writer, arguments: [path, "\(round)", "0", "outbox"])
-            #expect(try child.readLine() == "performing", "round \(round): \(child.remainingErrors())")
-            // NB: fault injection, not synchronisation: the kill lands at a random moment of the
-            // performs, which come about every millisecond.
-            try await Task.sleep(for: .microseconds(Int(random.next() % 20_000)))
-            #expect(child.isRunning, "round \(round): \(child.remainingErrors())")
-            child.kill()
+            // NB: the performs come about every millisecond.
+            let child = try await killedAtRandomMoment(
+                arguments: [path, "\(round)", "0", "outbox"], ready: "performing", within: .milliseconds(20),
+                using: &random, round: round)
             performed += child.remainingOutput().split(separator: "\n").map { String($0.dropFirst("performed ".count)) }
             let stored = try Self.checkedOutbox(in: path, "round \(round), seed \(seed)")
             let kept = stored.starts(with: performed)

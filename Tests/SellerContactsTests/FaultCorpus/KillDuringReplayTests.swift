@@ -30,14 +30,9 @@ struct KillDuringReplayTests {
         var random = SeededGenerator(seed: seed)
         var performed: [String] = []
         for round in 1...KillDuringPerformTests.rounds {
-            let child = try ChildProcess(
-                writer, arguments: [path, "\(round)", "0", "outbox-replay", note.absoluteString])
-            #expect(try child.readLine() == "performing", "round \(round): \(child.remainingErrors())")
-            // NB: fault injection, not synchronisation: the kill lands at a random moment of the
-            // performs and sends.
-            try await Task.sleep(for: .microseconds(Int(random.next() % 20_000)))
-            #expect(child.isRunning, "round \(round): \(child.remainingErrors())")
-            child.kill()
+            let child = try await killedAtRandomMoment(
+                arguments: [path, "\(round)", "0", "outbox-replay", note.absoluteString], ready: "performing",
+                within: .milliseconds(20), using: &random, round: round)
             performed += child.remainingOutput().split(separator: "\n").map { String($0.dropFirst("performed ".count)) }
         }
         let launch = try ChildProcess(writer, arguments: [path, "0", "0", "outbox-replay", note.absoluteString])
