@@ -4,7 +4,8 @@ import ContentLoadingSupport
 import Foundation
 
 /// A server of contacts for the outbox tests: it answers `put` with the contact as stored,
-/// remembers idempotency keys (a second delivery of a key is a no-op that answers the same),
+/// remembers idempotency keys (a second delivery of a key is a no-op that answers the same,
+/// a refusal for a stale `If-Match` too, as the fixture server and real servers do),
 /// can be offline (a transient failure) and rejects what it is told to, and can hold a request
 /// until the test releases it.
 actor ContactServer {
@@ -35,6 +36,8 @@ actor ContactServer {
     private var isOnline = true
     /// The result of each key applied.
     private var applied: [String: Contact] = [:]
+    /// The refusal each key got for a stale `If-Match`: a second delivery gets it again.
+    private var refused: [String: Stale] = [:]
     /// The key of every `put` that arrived, in order.
     private(set) var keys: [String] = []
     private let gate = Locked<PagedCatalog.Gate?>(nil)
@@ -86,9 +89,12 @@ actor ContactServer {
         keys.append(key)
         guard isOnline else { throw Unreachable() }
         if let done = applied[key] { return MutationResult(value: done, entityTag: entityTag(of: done.id)) }
+        if let stale = refused[key] { throw stale }
         guard !rejecting, let contact else { throw Refused() }
         if let ifMatch, let current = contacts[contact.id], ifMatch != entityTag(of: contact.id) {
-            throw Stale(current: current, entityTag: entityTag(of: contact.id))
+            let stale = Stale(current: current, entityTag: entityTag(of: contact.id))
+            refused[key] = stale
+            throw stale
         }
         contacts[contact.id] = contact
         versions[contact.id, default: 1] += 1

@@ -68,6 +68,35 @@ struct OutboxConflictTests {
         #expect(await server.phone(of: 1) == "ONE+a", "the edit over the server's change, not over the old copy")
         #expect(try await shown() == "ONE+a")
         #expect(try await outbox.pendingCount() == 0)
+        let keys = await server.keys
+        #expect(keys.count == 2 && Set(keys).count == 2, "sent again under a new key: the server keeps the refusal")
+    }
+
+    @Test func aMergeSendsWhatTheMutationMakesOfBothSides() async throws {
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "merge"))
+        let (_, conflict, resolution) = try #require(await nextConflict(&events))
+        #expect(resolution == .merge)
+        #expect(conflict.local?.phone == "one+a" && conflict.server?.phone == "ONE")
+        guard case .confirmed? = await events.next() else {
+            Issue.record("the merged value sent with the current entity tag and confirmed")
+            return
+        }
+        #expect(await server.phone(of: 1) == "ONE & one+a")
+        #expect(try await shown() == "ONE & one+a", "the server's answer to the merge, not the mutation over it")
+        #expect(try await details.value(for: 1, policy: .returnCacheDontLoad)?.value.phone == "ONE & one+a")
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(Set(await server.keys).count == 2)
+    }
+
+    @Test func aMergeThatGivesNothingLetsTheServerWin() async throws {
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "merge-none"))
+        #expect(try #require(await nextConflict(&events)).2 == .merge)
+        await outbox.send()
+        #expect(try await shown() == "ONE")
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(await server.keys.count == 1, "nothing sent again")
     }
 
     @Test func anAskedConflictIsHeldWithTheElementsLaterMutationsUntilTheAppDecides() async throws {

@@ -6,7 +6,7 @@ import KitTestSupport
 import Testing
 
 /// Mutations, list and detail fetches, local saves, sends, server outages, rejections,
-/// conflicts (the server's copy changed: the server or the client wins) and relaunches,
+/// conflicts (the server's copy changed: the server or the client wins, or both are merged) and relaunches,
 /// interleaved at random over one cache file per run: 200 runs, 10,000 in the full fault
 /// corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards that run side by side.
 ///
@@ -114,12 +114,15 @@ private final class OutboxRun {
                     continue
                 }
                 if mutation.suffix == "+reject" { continue }
+                var edited = learned[id, default: ""] + mutation.suffix
                 if let tag = entityTags[id], tag != serverTag(id) {
+                    let local = edited
                     learned[id] = server[id]
                     entityTags[id] = serverTag(id)
                     if mutation.onConflict == "server" { continue }
+                    edited =
+                        learned[id, default: ""] + (mutation.onConflict == "merge" ? " & " + local : mutation.suffix)
                 }
-                let edited = learned[id, default: ""] + mutation.suffix
                 server[id] = edited
                 versions[id, default: 1] += 1
                 learned[id] = edited
@@ -158,7 +161,7 @@ private final class OutboxRun {
         switch Int.random(in: 0..<100, using: &random) {
         case 0..<35:
             let suffix = Int.random(in: 0..<6, using: &random) == 0 ? "+reject" : "+\(counter)"
-            let onConflict = Bool.random(using: &random) ? "server" : "client"
+            let onConflict = ["server", "client", "merge"].randomElement(using: &random)!
             try await step("perform \(id)\(suffix) \(onConflict)") {
                 try await self.client.outbox.perform(AppendToPhone(id: id, suffix: suffix, onConflict: onConflict))
             }

@@ -201,8 +201,15 @@ struct AppendToPhone: Mutation {
         switch onConflict {
         case "client": .clientWins
         case "ask": .ask
+        case "merge", "merge-none": .merge
         default: .serverWins
         }
+    }
+    /// Both phones, the server's first (`merge`); none (`merge-none`).
+    func merge(_ conflict: MutationConflict<ElementStoreTests.Contact>) -> ElementStoreTests.Contact? {
+        guard onConflict == "merge", var merged = conflict.server, let local = conflict.local else { return nil }
+        merged.phone += " & " + local.phone
+        return merged
     }
 }
 

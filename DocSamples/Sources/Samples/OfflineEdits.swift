@@ -28,7 +28,12 @@ public enum OfflineEdits {
                 value: try client.decode(Contact.self, from: response.body, url: url), entityTag: response.validators.entityTag)
         }
 
-        func resolve(_ conflict: MutationConflict<Contact>) -> ConflictResolution { .clientWins }
+        func resolve(_ conflict: MutationConflict<Contact>) -> ConflictResolution { .merge }
+        func merge(_ conflict: MutationConflict<Contact>) -> Contact? {
+            guard var contact = conflict.server else { return conflict.local }
+            contact.phone = phone                  // the user's phone over everything else the server has
+            return contact
+        }
     }
     // end sample
 

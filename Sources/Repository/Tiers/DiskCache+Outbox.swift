@@ -39,6 +39,25 @@ extension DiskCache {
         let payload: Data
         let idempotencyKey: String
         let performedAt: Date
+
+        /// The same mutation with another idempotency key.
+        func renewing(idempotencyKey: String) -> StoredMutation {
+            StoredMutation(
+                sequence: sequence, elementType: elementType, elementID: elementID, name: name, payload: payload,
+                idempotencyKey: idempotencyKey, performedAt: performedAt)
+        }
+    }
+
+    /// Gives pending mutation `sequence` a new idempotency key (its next request is another
+    /// one: sent again after a conflict).
+    func renewIdempotencyKey(of sequence: Int, to key: String) async throws {
+        try await writeFault?("outbox \(sequence)")
+        let update = try database.prepare(
+            "UPDATE content_loading_outbox SET idempotency_key = ? WHERE sequence = ?", operation: "write the outbox in"
+        )
+        try update.bind(key, at: 1)
+        try update.bind(sequence, at: 2)
+        try update.step()
     }
 
     /// Records a mutation of element `id` of `type` and shows it, in one transaction: the
@@ -85,14 +104,12 @@ extension DiskCache {
     }
 
     /// One mutation to settle, in one transaction with others (``settleMutations(_:writtenAt:)``):
-    /// its element's kept server value changes as `change` says, the mutation leaves the outbox
-    /// unless `keeping` (a conflict the client wins: it is sent again), and the element row
-    /// shows the server value with the mutations still pending applied, or the server value
-    /// alone when none is (then the kept server value goes).
+    /// its element's kept server value changes as `change` says, the mutation leaves the outbox,
+    /// and the element row shows the server value with the mutations still pending applied, or
+    /// the server value alone when none is (then the kept server value goes).
     struct Settlement: Sendable {
         let mutation: StoredMutation
         let change: ServerValueChange
-        var keeping = false
     }
 
     /// Settles `settlements` in one transaction at one version, each as
@@ -120,7 +137,7 @@ extension DiskCache {
     private func settle(_ settlement: Settlement, version: UInt64, writtenAt: Date) throws
         -> (shown: Data?, isPending: Bool)
     {
-        let (mutation, change, keeping) = (settlement.mutation, settlement.change, settlement.keeping)
+        let (mutation, change) = (settlement.mutation, settlement.change)
         let (type, id) = (mutation.elementType, mutation.elementID)
         var base = try keptBase(type: type, id: id)
         switch change {
@@ -133,12 +150,10 @@ extension DiskCache {
             base = ElementBase(value: value, entityTag: entityTag ?? base.entityTag)
         }
         try writeBase(base, type: type, id: id)
-        if !keeping {
-            let delete = try database.prepare(
-                "DELETE FROM content_loading_outbox WHERE sequence = ?", operation: "write the outbox in")
-            try delete.bind(mutation.sequence, at: 1)
-            try delete.step()
-        }
+        let delete = try database.prepare(
+            "DELETE FROM content_loading_outbox WHERE sequence = ?", operation: "write the outbox in")
+        try delete.bind(mutation.sequence, at: 1)
+        try delete.step()
         let shown = try showPending(type: type, id: id, base: base, version: version, writtenAt: writtenAt)
         return (shown, pendingElements.contains(Self.pendingKey(type, id)))
     }

@@ -55,6 +55,23 @@ public protocol Mutation<Element, Environment>: Codable, Sendable {
     /// copy it edits. Defaults to ``ConflictResolution/serverWins``.
     func resolve(_ conflict: MutationConflict<Element>) -> ConflictResolution
 
+    /// The value to send again when ``resolve(_:)`` says ``ConflictResolution/merge``: what
+    /// the user meant (`conflict.local`) and what the server holds now (`conflict.server`),
+    /// combined as the app decides; `nil` lets the server's value stay (the mutation is rolled
+    /// back). It is sent with the server's entity tag, and the server's answer becomes the
+    /// element's server value. Defaults to the mutation applied over the server's value, as
+    /// ``ConflictResolution/clientWins`` sends it.
+    ///
+    /// ```swift
+    /// func resolve(_ conflict: MutationConflict<Note>) -> ConflictResolution { .merge }
+    /// func merge(_ conflict: MutationConflict<Note>) -> Note? {
+    ///     guard var note = conflict.server else { return conflict.local }
+    ///     note.tags.formUnion(conflict.local?.tags ?? [])   // both sides' tags
+    ///     return note
+    /// }
+    /// ```
+    func merge(_ conflict: MutationConflict<Element>) -> Element?
+
     /// Prefixes of the keys (their ``CacheKey/persistentKey``) that the server's side of the
     /// edit may change beyond the element itself, such as a search or a sorted list: when the
     /// server confirms it, every key of a repository over the store that starts with one of
@@ -69,6 +86,17 @@ extension Mutation {
 
     /// The server wins.
     public func resolve(_ conflict: MutationConflict<Element>) -> ConflictResolution { .serverWins }
+
+    /// The mutation applied over the server's value.
+    public func merge(_ conflict: MutationConflict<Element>) -> Element? { appliedOverServer(conflict) }
+
+    /// The mutation applied over the server's value in `conflict` (the copy the store held,
+    /// edited, when the server sent none): what ``ConflictResolution/clientWins`` sends.
+    func appliedOverServer(_ conflict: MutationConflict<Element>) -> Element? {
+        guard var edited = conflict.server else { return conflict.local }
+        apply(to: &edited)
+        return edited
+    }
 
     /// None.
     public var invalidatedKeyPrefixes: [String] { [] }

@@ -16,9 +16,13 @@ public enum ConflictResolution: Sendable, Equatable {
     /// becomes the one the server sent with the conflict.
     case serverWins
     /// The mutation is applied again over the server's current value (the mutation's
-    /// ``Mutation/apply(to:)`` is the merge: it changes only what the user changed) and sent
-    /// again with the current entity tag.
+    /// ``Mutation/apply(to:)`` changes only what the user changed) and sent again with the
+    /// current entity tag. When the server sent no value, the copy the store held is edited.
     case clientWins
+    /// The mutation's ``Mutation/merge(_:)`` makes the value sent again, with the current
+    /// entity tag, from what the user meant and what the server holds now (`nil` from it: the
+    /// server wins).
+    case merge
     /// The mutation is held, still shown and pending, until the app decides with
     /// ``Outbox/resolve(_:with:)``; the element's later mutations wait behind it. A relaunch
     /// sends it again (and asks again if the conflict is still there).

@@ -73,13 +73,17 @@ extension Outbox {
 
     /// Sends one mutation and settles it; `false` when it stays pending (it failed for now, or
     /// its conflict waits for the app).
-    private func send(
-        _ mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation, resending: Bool = false
+    ///
+    /// A mutation sent again after a conflict (`resending`) goes with that context: the server's
+    /// value, its entity tag and the value to send. What the server says then is its answer.
+    func send(
+        _ mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation,
+        resending: MutationContext<Element>? = nil
     ) async -> Bool {
         let pending = pending(stored, mutation)
         let context: MutationContext<Element>
         do {
-            context = try await self.context(for: mutation, stored)
+            if let resending { context = resending } else { context = try await self.context(for: mutation, stored) }
         } catch {
             waitForRetry(pending, error)
             return false
@@ -92,7 +96,7 @@ extension Outbox {
                 return try await mutation.send(using: environment, context: context.attempt(RetryAttempt.number))
             }
         } catch {
-            if let conflict = Self.conflict(in: error), !resending {
+            if let conflict = Self.conflict(in: error), resending == nil {
                 return await resolve(conflict, of: mutation, stored, local: context.edited)
             }
             if isTransient(error) || Self.conflict(in: error) != nil {
@@ -105,9 +109,14 @@ extension Outbox {
         }
         let change: DiskCache.ServerValueChange
         do {
-            change =
-                try result.value.map { .answer(try ElementStore<Element>.encoded($0), entityTag: result.entityTag) }
-                ?? .mutationApplied(entityTag: result.entityTag)
+            if let value = result.value {
+                change = .answer(try ElementStore<Element>.encoded(value), entityTag: result.entityTag)
+            } else if resending != nil {
+                // NB: the value sent over the server's, not the mutation over the copy kept.
+                change = .answer(try context.edited.map(ElementStore<Element>.encoded), entityTag: result.entityTag)
+            } else {
+                change = .mutationApplied(entityTag: result.entityTag)
+            }
         } catch {
             waitForRetry(pending, error)
             return false
@@ -119,48 +128,15 @@ extension Outbox {
         return true
     }
 
-    /// Ends a conflict as `mutation` resolves it (or holds it for the app); whether the
-    /// element's next mutations may go.
-    private func resolve(
-        _ conflict: WriteConflict, of mutation: any Mutation<Element, Environment>,
-        _ stored: DiskCache.StoredMutation, local: Element?
-    ) async -> Bool {
-        let server = conflict.body.flatMap { try? JSONDecoder().decode(Element.self, from: $0) }
-        let details = MutationConflict(local: local, server: server, entityTag: conflict.entityTag)
-        let resolution = mutation.resolve(details)
-        broadcast.send(.conflict(pending(stored, mutation), details, resolution))
-        if resolution == .ask {
-            held.withLock { $0[stored.sequence] = HeldConflict(stored: stored, conflict: conflict) }
-            return false
-        }
-        return await end(conflict, of: mutation, stored, as: resolution)
-    }
-
-    /// Ends a conflict the server's way (the mutation rolled back, the server's value kept) or
-    /// the client's (the mutation applied over the server's value and sent again).
-    func end(
-        _ conflict: WriteConflict, of mutation: any Mutation<Element, Environment>,
-        _ stored: DiskCache.StoredMutation, as resolution: ConflictResolution
-    ) async -> Bool {
-        let server: Data? = conflict.body.flatMap { body in
-            (try? JSONDecoder().decode(Element.self, from: body)) != nil ? body : nil
-        }
-        let clientWins = resolution == .clientWins
-        let pending = pending(stored, mutation)
-        let change = DiskCache.ServerValueChange.answer(server, entityTag: conflict.entityTag)
-        guard await settled(stored, change, keeping: clientWins, pending: pending, error: nil) else { return false }
-        return clientWins ? await send(mutation, stored, resending: true) : true
-    }
-
     /// Settles `stored` (see `DiskCache.settleMutations`) and shows the element as it is now to
     /// every reader; `false`, with a `willRetry` event, when the file could not be written (it
     /// stays pending).
-    private func settled(
-        _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, keeping: Bool = false,
+    func settled(
+        _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange,
         pending: PendingMutation<Element, Environment>, error: (any Error)?, invalidating prefixes: [String] = []
     ) async -> Bool {
         do {
-            try await settle(stored, change, keeping: keeping, invalidating: prefixes)
+            try await settle(stored, change, invalidating: prefixes)
             return true
         } catch let failure {
             waitForRetry(pending, error ?? failure)
@@ -175,11 +151,10 @@ extension Outbox {
     /// The settlements that wait while one is being written are written together, in one
     /// transaction (the answers of elements sent side by side arrive together).
     func settle(
-        _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, keeping: Bool = false,
-        invalidating prefixes: [String] = []
+        _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, invalidating prefixes: [String] = []
     ) async throws {
         let settlement = QueuedSettlement(
-            settlement: DiskCache.Settlement(mutation: stored, change: change, keeping: keeping), prefixes: prefixes)
+            settlement: DiskCache.Settlement(mutation: stored, change: change), prefixes: prefixes)
         try await settles.submit(settlement) { [self] batch in try await write(batch) }
     }
 
@@ -195,12 +170,6 @@ extension Outbox {
             }
             return batch.map { _ in () }
         }
-    }
-
-    /// The conflict `error` reports, also after the retry policy's attempts.
-    private static func conflict(in error: any Error) -> WriteConflict? {
-        let error = (error as? RetriesExhausted)?.lastError ?? error
-        return (error as? any WriteConflictError)?.writeConflict
     }
 
     /// What `mutation` is sent with: its key, and the element's server value and shown value.
@@ -241,7 +210,7 @@ extension Outbox {
 
     /// Keeps `pending` for a later run after a failure that may pass (``OutboxEvent/willRetry``):
     /// the next request that succeeds through the store runs the queue again.
-    private func waitForRetry(_ pending: PendingMutation<Element, Environment>, _ error: any Error) {
+    func waitForRetry(_ pending: PendingMutation<Element, Environment>, _ error: any Error) {
         waitsForRequest.withLock { $0 = true }
         broadcast.send(.willRetry(pending, error))
     }

@@ -22,7 +22,8 @@ import Foundation
 ///   brings back the value from before an edit.
 /// - **In order, exactly once.** The mutations of one element are sent one at a time, in the
 ///   order performed; those of different elements side by side. Each carries an idempotency key
-///   that stays the same across retries and relaunches.
+///   that stays the same across retries and relaunches (sent again after a conflict, it is
+///   another request, with a new key).
 /// - **Confirm or roll back, precisely.** The server's answer becomes the element's server
 ///   value. A mutation rejected for good is rolled back alone: the element shows its server
 ///   value with the other pending mutations applied. ``events`` tells a screen what happened.
@@ -38,7 +39,7 @@ where Element.ID: CacheKey {
     /// The queue's run in progress, and whether another must follow it.
     let run = Locked<(task: Task<Void, Never>?, again: Bool)>((nil, false))
     /// The conflicts held for the app to decide, by mutation sequence.
-    let held = Locked<[Int: HeldConflict]>([:])
+    let held = Locked<[Int: HeldConflict<Element>]>([:])
     /// The mutations being sent or cancelled (by sequence): one at a time does either.
     let claimed = Locked<Set<Int>>([])
     /// Whether the queue is paused (``pause()``).
@@ -120,7 +121,7 @@ where Element.ID: CacheKey {
         guard resolution != .ask, let decoded = mutation.mutation,
             let heldConflict = held.withLock({ $0.removeValue(forKey: mutation.sequence) })
         else { return }
-        _ = await end(heldConflict.conflict, of: decoded, heldConflict.stored, as: resolution)
+        _ = await end(heldConflict, of: decoded, as: resolution)
         await send()
     }
 
@@ -171,12 +172,6 @@ where Element.ID: CacheKey {
 struct QueuedSettlement: Sendable {
     let settlement: DiskCache.Settlement
     let prefixes: [String]
-}
-
-/// A conflict held for the app to decide (``ConflictResolution/ask``).
-struct HeldConflict: Sendable {
-    let stored: DiskCache.StoredMutation
-    let conflict: WriteConflict
 }
 
 /// A stored mutation whose name no mutation type given to the outbox has.

@@ -1,0 +1,79 @@
+import ContentLoading
+import Foundation
+
+/// Conflicts: a mutation the server refused because the element changed since the copy it
+/// edits (a `412` for a stale `If-Match`, or a `409`) ends as its ``Mutation/resolve(_:)``
+/// says, with a ``OutboxEvent/conflict(_:_:_:)`` event each time.
+extension Outbox {
+    /// Ends `conflict` of `mutation` as the mutation resolves it, or holds it for the app;
+    /// whether the element's next mutations may go.
+    func resolve(
+        _ conflict: WriteConflict, of mutation: any Mutation<Element, Environment>,
+        _ stored: DiskCache.StoredMutation, local: Element?
+    ) async -> Bool {
+        let server = conflict.body.flatMap { try? JSONDecoder().decode(Element.self, from: $0) }
+        let refused = HeldConflict(
+            stored: stored, conflict: conflict,
+            details: MutationConflict(local: local, server: server, entityTag: conflict.entityTag))
+        let resolution = mutation.resolve(refused.details)
+        broadcast.send(.conflict(pending(stored, mutation), refused.details, resolution))
+        if resolution == .ask {
+            held.withLock { $0[stored.sequence] = refused }
+            return false
+        }
+        return await end(refused, of: mutation, as: resolution)
+    }
+
+    /// Ends a conflict the server's way (the mutation rolled back, the server's value kept), or
+    /// sends the mutation again with the server's entity tag: applied over the server's value
+    /// (``ConflictResolution/clientWins``) or as its ``Mutation/merge(_:)`` makes it
+    /// (``ConflictResolution/merge``).
+    ///
+    /// The request sent again has a new idempotency key, stored before it goes: it is another
+    /// request (another body, another `If-Match`), and a server that remembers the refusal under
+    /// the first key would answer it again. Killed before the answer is stored, the next launch
+    /// sends the mutation with the new key: the server's memory of it answers (when it arrived)
+    /// or the conflict comes again and is resolved again.
+    func end(
+        _ conflict: HeldConflict<Element>, of mutation: any Mutation<Element, Environment>,
+        as resolution: ConflictResolution
+    ) async -> Bool {
+        let (stored, details) = (conflict.stored, conflict.details)
+        let pending = pending(stored, mutation)
+        let sent: Element? =
+            switch resolution {
+            case .clientWins: mutation.appliedOverServer(details)
+            case .merge: mutation.merge(details)
+            case .serverWins, .ask: nil
+            }
+        guard let sent else {
+            let server = details.server == nil ? nil : conflict.conflict.body
+            let change = DiskCache.ServerValueChange.answer(server, entityTag: details.entityTag)
+            return await settled(stored, change, pending: pending, error: nil)
+        }
+        let renewed = stored.renewing(idempotencyKey: UUID().uuidString)
+        do {
+            try await store.disk.renewIdempotencyKey(of: stored.sequence, to: renewed.idempotencyKey)
+        } catch {
+            waitForRetry(pending, error)
+            return false
+        }
+        let context = MutationContext(
+            idempotencyKey: renewed.idempotencyKey, entityTag: details.entityTag, serverValue: details.server,
+            edited: sent, attempt: 1)
+        return await send(mutation, renewed, resending: context)
+    }
+
+    /// The conflict `error` reports, also after the retry policy's attempts.
+    static func conflict(in error: any Error) -> WriteConflict? {
+        let error = (error as? RetriesExhausted)?.lastError ?? error
+        return (error as? any WriteConflictError)?.writeConflict
+    }
+}
+
+/// A conflict a mutation met: kept while it is held for the app (``ConflictResolution/ask``).
+struct HeldConflict<Element: Sendable>: Sendable {
+    let stored: DiskCache.StoredMutation
+    let conflict: WriteConflict
+    let details: MutationConflict<Element>
+}
