@@ -86,7 +86,8 @@ struct OutboxFixtureServerConflictTests {
         defer { server.stop() }
         let remote = Remote(base: server.baseURL)
         try await remote.overwrite(Note(id: 1, text: "a"))
-        let store = ElementStore<Note>(disk: try DiskCache(.file(path: try makeTemporaryDirectory().appendingPathComponent("notes.sqlite").path)))
+        let store = ElementStore<Note>(
+            disk: try DiskCache(.file(path: try makeTemporaryDirectory().appendingPathComponent("notes.sqlite").path)))
         let details = KeyedRepository<Int, Note>(elements: store) { id, validators in
             try await remote.client.fetch(Note.self, from: remote.url(of: id), ifChangedSince: validators)
         }
