@@ -107,17 +107,24 @@ extension DiskCache {
     /// its element's kept server value changes as `change` says, the mutation leaves the outbox,
     /// and the element row shows the server value with the mutations still pending applied, or
     /// the server value alone when none is (then the kept server value goes).
+    ///
+    /// `sentOver`, when given, is the kept server value the mutation was sent over and the value
+    /// it was sent as: when the server's answer is that value and the server value kept is still
+    /// the one it was sent over, the element's row already shows the answer with the mutations
+    /// still pending applied, and it is not written again.
     struct Settlement: Sendable {
         let mutation: StoredMutation
         let change: ServerValueChange
+        var sentOver: (base: Data, edited: Data)?
     }
 
     /// Settles `settlements` in one transaction at one version, each as
     /// ``Settlement`` says, in order: the answers that arrive
     /// together cost one commit.
     ///
-    /// - Returns: The version, and each element's shown value and whether it still has pending
-    ///   mutations, in the order of `settlements`.
+    /// - Returns: The version, and each element's shown value (`nil`: not stored, or its row
+    ///   did not change) and whether it still has pending mutations, in the order of
+    ///   `settlements`.
     func settleMutations(_ settlements: [Settlement], writtenAt: Date) async throws
         -> (version: UInt64, elements: [(shown: Data?, isPending: Bool)])
     {
@@ -140,6 +147,7 @@ extension DiskCache {
         let (mutation, change) = (settlement.mutation, settlement.change)
         let (type, id) = (mutation.elementType, mutation.elementID)
         var base = try keptBase(type: type, id: id)
+        let held = base.value
         switch change {
         case .unchanged: break
         case .answer(let value, let entityTag): base = ElementBase(value: value ?? base.value, entityTag: entityTag)
@@ -154,6 +162,13 @@ extension DiskCache {
             "DELETE FROM content_loading_outbox WHERE sequence = ?", operation: "write the outbox in")
         try delete.bind(mutation.sequence, at: 1)
         try delete.step()
+        // NB: the row is the kept value with the pending mutations applied, this one first: the
+        // same as the answer with the rest applied. Its entity tag follows when none is pending.
+        if let sent = settlement.sentOver, held == sent.base, base.value == sent.edited,
+            try hasPendingMutations(type: type, id: id)
+        {
+            return (nil, true)
+        }
         let shown = try showPending(type: type, id: id, base: base, version: version, writtenAt: writtenAt)
         return (shown, pendingElements.contains(Self.pendingKey(type, id)))
     }
@@ -250,6 +265,17 @@ extension DiskCache {
         var mutations: [StoredMutation] = []
         while try select.step() { mutations.append(try Self.mutation(select)) }
         return mutations
+    }
+
+    /// Whether element `id` of `type` has a pending mutation (not set aside).
+    private func hasPendingMutations(type: String, id: String) throws -> Bool {
+        let select = try database.prepare(
+            """
+            SELECT 1 FROM content_loading_outbox WHERE element_type = ? AND element_id = ? AND set_aside IS NULL LIMIT 1
+            """, operation: "read the outbox in")
+        try select.bind(type, at: 1)
+        try select.bind(id, at: 2)
+        return try select.step()
     }
 
     private static func mutation(_ select: SQLiteStatement) throws -> StoredMutation {

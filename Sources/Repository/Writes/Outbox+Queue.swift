@@ -82,8 +82,9 @@ extension Outbox {
     ) async -> Bool {
         let pending = pending(stored, mutation)
         let context: MutationContext<Element>
+        var base: Data?
         do {
-            if let resending { context = resending } else { context = try await self.context(for: mutation, stored) }
+            if let resending { context = resending } else { (context, base) = try await self.context(for: mutation, stored) }
         } catch {
             waitForRetry(pending, error)
             return false
@@ -108,9 +109,14 @@ extension Outbox {
             return true
         }
         let change: DiskCache.ServerValueChange
+        var sentOver: (base: Data, edited: Data)?
         do {
             if let value = result.value {
-                change = .answer(try ElementStore<Element>.encoded(value), entityTag: result.entityTag)
+                let answer = try ElementStore<Element>.encoded(value)
+                change = .answer(answer, entityTag: result.entityTag)
+                if let base, let edited = try context.edited.map(ElementStore<Element>.encoded) {
+                    sentOver = (base, edited)
+                }
             } else if resending != nil {
                 // NB: the value sent over the server's, not the mutation over the copy kept.
                 change = .answer(try context.edited.map(ElementStore<Element>.encoded), entityTag: result.entityTag)
@@ -122,7 +128,10 @@ extension Outbox {
             return false
         }
         // NB: confirmed by the server, not yet by the file: sent again, the key makes it a no-op.
-        guard await settled(stored, change, pending: pending, error: nil, invalidating: mutation.invalidatedKeyPrefixes)
+        guard
+            await settled(
+                stored, change, sentOver: sentOver, pending: pending, error: nil,
+                invalidating: mutation.invalidatedKeyPrefixes)
         else { return false }
         broadcast.send(.confirmed(pending))
         return true
@@ -133,10 +142,11 @@ extension Outbox {
     /// stays pending).
     func settled(
         _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange,
-        pending: PendingMutation<Element, Environment>, error: (any Error)?, invalidating prefixes: [String] = []
+        sentOver: (base: Data, edited: Data)? = nil, pending: PendingMutation<Element, Environment>,
+        error: (any Error)?, invalidating prefixes: [String] = []
     ) async -> Bool {
         do {
-            try await settle(stored, change, invalidating: prefixes)
+            try await settle(stored, change, sentOver: sentOver, invalidating: prefixes)
             return true
         } catch let failure {
             waitForRetry(pending, error ?? failure)
@@ -151,10 +161,11 @@ extension Outbox {
     /// The settlements that wait while one is being written are written together, in one
     /// transaction (the answers of elements sent side by side arrive together).
     func settle(
-        _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange, invalidating prefixes: [String] = []
+        _ stored: DiskCache.StoredMutation, _ change: DiskCache.ServerValueChange,
+        sentOver: (base: Data, edited: Data)? = nil, invalidating prefixes: [String] = []
     ) async throws {
         let settlement = QueuedSettlement(
-            settlement: DiskCache.Settlement(mutation: stored, change: change), prefixes: prefixes)
+            settlement: DiskCache.Settlement(mutation: stored, change: change, sentOver: sentOver), prefixes: prefixes)
         try await settles.submit(settlement) { [self] batch in try await write(batch) }
     }
 
@@ -172,9 +183,10 @@ extension Outbox {
         }
     }
 
-    /// What `mutation` is sent with: its key, and the element's server value and shown value.
+    /// What `mutation` is sent with: its key, and the element's server value and shown value;
+    /// with the server value as kept.
     private func context(for mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation)
-        async throws -> MutationContext<Element>
+        async throws -> (MutationContext<Element>, Data?)
     {
         // NB: the reads of elements sent side by side that wait together are one hop onto the file.
         let (disk, type) = (store.disk, store.type)
@@ -186,9 +198,10 @@ extension Outbox {
             mutation.apply(to: &edited)
             return edited
         }
-        return MutationContext(
+        let context = MutationContext(
             idempotencyKey: stored.idempotencyKey, entityTag: base?.entityTag, serverValue: server, edited: edited,
             attempt: 1)
+        return (context, base?.value)
     }
 
     /// Whether `error` (after the retry policy's attempts) is one that may pass by itself.
