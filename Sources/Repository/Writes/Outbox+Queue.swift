@@ -84,7 +84,11 @@ extension Outbox {
         let context: MutationContext<Element>
         var base: Data?
         do {
-            if let resending { context = resending } else { (context, base) = try await self.context(for: mutation, stored) }
+            if let resending {
+                context = resending
+            } else {
+                (context, base) = try await self.context(for: mutation, stored)
+            }
         } catch {
             waitForRetry(pending, error)
             return false
