@@ -201,7 +201,7 @@ func report() async throws -> [Row] {
     if wanted(9) { rows += try await revalidationRows(runs: runs) }
     if wanted(10) { rows += try await writeRows(runs: runs) }
     if wanted(11) { rows += try await recordsRows(runs: runs) }
-    if wanted(12) { rows += try await outboxRows(runs: runs) }
+    if wanted(12) { rows += try await outboxRows() }
     return rows
 }
 
@@ -437,6 +437,23 @@ if let (count, subject) = profilingOption("--profile-records") {
 }
 if let (count, subject) = profilingOption("--off-main") {
     await offMainCycles(count, kit: KitRefresher(), bare: BareRefresher(), subject: subject)
+    exit(0)
+}
+/// `ratio-report --profile-drains N [kit|local|alone]`: only N drains of scenario W2 (or of
+/// its queue answered at once, with no request: the outbox's own work; or N runs of its
+/// baseline), then their median.
+if let (count, subject) = profilingOption("--profile-drains") {
+    let scenario = try await OutboxScenario()
+    var times: [Duration] = []
+    for _ in 0..<count {
+        switch subject {
+        case "local": times.append(try await scenario.localDrain())
+        case "alone": times.append(try await scenario.clientAlone())
+        default: times.append(try await scenario.drain())
+        }
+    }
+    print("median of \(count): \(ms(times.sorted()[count / 2]))")
+    scenario.stop()
     exit(0)
 }
 if let (count, subject) = profilingOption("--profile-bursts") {
