@@ -40,7 +40,8 @@ actor ContactServer {
     private var refused: [String: Stale] = [:]
     /// The key of every `put` that arrived, in order.
     private(set) var keys: [String] = []
-    private let gate = Locked<PagedCatalog.Gate?>(nil)
+    /// The gate the next `put` (of contact `id`, when given) waits at.
+    private let gate = Locked<(gate: PagedCatalog.Gate, id: Int?)?>(nil)
 
     init(_ contacts: [Contact]) {
         self.contacts = Dictionary(uniqueKeysWithValues: contacts.map { ($0.id, $0) })
@@ -67,10 +68,10 @@ actor ContactServer {
     func entityTag(of id: Int) -> String { "v\(versions[id, default: 1])" }
     func setOnline(_ online: Bool) { isOnline = online }
 
-    /// Holds the next `put` until the gate is released.
-    nonisolated func holdNextRequest() -> PagedCatalog.Gate {
+    /// Holds the next `put` (of contact `id`, when given) until the gate is released.
+    nonisolated func holdNextRequest(of id: Int? = nil) -> PagedCatalog.Gate {
         let held = PagedCatalog.Gate()
-        gate.withLock { $0 = held }
+        gate.withLock { $0 = (held, id) }
         return held
     }
 
@@ -80,8 +81,10 @@ actor ContactServer {
     func put(_ contact: Contact?, key: String, ifMatch: String? = nil, rejecting: Bool) async throws
         -> MutationResult<Contact>
     {
-        if let held = gate.withLock({ gate in
-            defer { gate = nil }; return gate
+        if let held = gate.withLock({ gate -> PagedCatalog.Gate? in
+            guard let waiting = gate, waiting.id == nil || waiting.id == contact?.id else { return nil }
+            gate = nil
+            return waiting.gate
         }) {
             held.arrived.resolve(())
             await held.released.wait()

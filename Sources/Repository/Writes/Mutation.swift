@@ -19,8 +19,8 @@
 /// }
 /// ```
 ///
-/// The mutations of one element are sent one at a time, in the order they were performed;
-/// those of different elements are sent side by side.
+/// The mutations of one element (or of one ``scope``) are sent one at a time, in the order they
+/// were performed; those of different elements and scopes are sent side by side.
 public protocol Mutation<Element, Environment>: Codable, Sendable {
     /// The type of the element it edits.
     associatedtype Element: Identifiable & Codable & Sendable where Element.ID: CacheKey
@@ -72,6 +72,13 @@ public protocol Mutation<Element, Environment>: Codable, Sendable {
     /// ```
     func merge(_ conflict: MutationConflict<Element>) -> Element?
 
+    /// The mutations sent one at a time with it, in the order performed, beyond its element's:
+    /// every mutation with the same scope, whatever element it edits (a contact and its
+    /// address book, say, that the server must get in order). Mutations of one element are
+    /// always sent in order; different elements and scopes go side by side. Defaults to `nil`:
+    /// its element's alone.
+    var scope: String? { get }
+
     /// Prefixes of the keys (their ``CacheKey/persistentKey``) that the server's side of the
     /// edit may change beyond the element itself, such as a search or a sorted list: when the
     /// server confirms it, every key of a repository over the store that starts with one of
@@ -100,4 +107,7 @@ extension Mutation {
 
     /// None.
     public var invalidatedKeyPrefixes: [String] { [] }
+
+    /// None: its element's mutations alone.
+    public var scope: String? { nil }
 }

@@ -1,8 +1,8 @@
 import ContentLoading
 import Foundation
 
-/// The queue: the pending mutations sent per element, in order, one at a time; the elements
-/// side by side.
+/// The queue: the pending mutations sent per element (or per scope they share), in order, one
+/// at a time; the elements and scopes side by side.
 extension Outbox {
     /// Sends every pending mutation it can now, and returns when the queue has stopped: each
     /// element's mutations confirmed or rolled back, or waiting after a transient failure.
@@ -36,22 +36,23 @@ extension Outbox {
         }
     }
 
-    /// One run: the pending mutations read from the file, each element's sent in order.
+    /// One run: the pending mutations read from the file, each chain (an element's, or those
+    /// sharing a scope) sent in order, the chains side by side.
     private func runQueueOnce() async {
         guard !paused.withLock({ $0 }), let pending = try? await store.disk.storedMutations(type: store.type) else {
             return
         }
-        var byElement: [String: [DiskCache.StoredMutation]] = [:]
-        for mutation in pending { byElement[mutation.elementID, default: []].append(mutation) }
+        // NB: one that does not decode has no scope: it is in its element's chain, and set aside there.
+        let chains = MutationChains.chains(pending) { [decoder] in (try? decoder.decoded($0))?.scope }
         await withTaskGroup(of: Void.self) { group in
-            for mutations in byElement.values {
-                group.addTask { await self.sendInOrder(mutations) }
+            for chain in chains {
+                group.addTask { await self.sendInOrder(chain) }
             }
         }
     }
 
-    /// Sends `mutations` (of one element) one after the other; stops at one that fails for now
-    /// or is held for the app to decide.
+    /// Sends `mutations` (a chain) one after the other; stops at one that fails for now or is
+    /// held for the app to decide.
     private func sendInOrder(_ mutations: [DiskCache.StoredMutation]) async {
         for stored in mutations {
             if held.withLock({ $0[stored.sequence] != nil }) || paused.withLock({ $0 }) { return }

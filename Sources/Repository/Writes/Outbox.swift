@@ -20,10 +20,10 @@ import Foundation
 ///   has pending mutations: a value fetched for it meanwhile becomes its server value, and
 ///   readers see it with the pending mutations applied over it, in order, so a fetch never
 ///   brings back the value from before an edit.
-/// - **In order, exactly once.** The mutations of one element are sent one at a time, in the
-///   order performed; those of different elements side by side. Each carries an idempotency key
-///   that stays the same across retries and relaunches (sent again after a conflict, it is
-///   another request, with a new key).
+/// - **In order, exactly once.** The mutations of one element (or sharing a
+///   ``Mutation/scope``) are sent one at a time, in the order performed; the others side by
+///   side. Each carries an idempotency key that stays the same across retries and relaunches
+///   (sent again after a conflict, it is another request, with a new key).
 /// - **Confirm or roll back, precisely.** The server's answer becomes the element's server
 ///   value. A mutation rejected for good is rolled back alone: the element shows its server
 ///   value with the other pending mutations applied. ``events`` tells a screen what happened.
