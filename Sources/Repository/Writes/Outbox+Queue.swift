@@ -7,8 +7,9 @@ extension Outbox {
     /// Sends every pending mutation it can now, and returns when the queue has stopped: each
     /// element's mutations confirmed or rolled back, or waiting after a transient failure.
     ///
-    /// The outbox runs it itself when it is made (the launch) and after each ``perform(_:)``;
-    /// call it when the app is back online.
+    /// The outbox runs it itself when it is made (the launch), after each ``perform(_:)`` and
+    /// after the next request through the store that succeeds once a send failed for now; call
+    /// it to retry at once (the app is back online, or the user asked).
     public func send() async {
         let task = run.withLock { run -> Task<Void, Never> in
             if let task = run.task {
