@@ -1,13 +1,13 @@
 import ContentLoadingNetworking
 import Foundation
+import KitTestSupport
 import Testing
 
 @Suite struct FileTransportTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-file-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestScratch.directory("file")
     }
 
     @Test func readsAFileURL() async throws {

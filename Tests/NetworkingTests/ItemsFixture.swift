@@ -10,8 +10,7 @@ struct ItemsFixture {
     /// Writes the folder and starts the server; `name` tells the folder apart in the
     /// temporary directory.
     init(_ name: String) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("clk-\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        root = try TestScratch.directory(name)
         try Data(#"[{"order": 3, "phone": "555"}]"#.utf8).write(to: root.appendingPathComponent("items.json"))
         server = try LocalHTTPServer.start(serving: root)
     }

@@ -1,6 +1,7 @@
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A record with a constraint, so a batch can fail in its middle.
@@ -40,9 +41,7 @@ func notes(_ range: Range<Int>, _ prefix: String = "note") -> [Note] {
 
 /// A fresh database path in a directory of its own.
 func temporaryDatabasePath() throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-db-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory.appendingPathComponent("notes.sqlite").path
+    try TestScratch.directory("db").appendingPathComponent("notes.sqlite").path
 }
 
 /// A wall clock the test moves by hand.

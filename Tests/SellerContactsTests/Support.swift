@@ -1,6 +1,7 @@
 import ContentLoadingSupport
 import ExampleSupport
 import Foundation
+import KitTestSupport
 import SellerContacts
 import SellerContactsCommand
 import Testing
@@ -23,9 +24,7 @@ struct TestSellerContactsURLStore: SellerContactsURLStore {
 
 /// A directory of its own under the temporary directory.
 func makeTemporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
+    try TestScratch.directory("contacts")
 }
 
 @MainActor

@@ -26,8 +26,7 @@ public struct DecodingScenario: Sendable {
         }
         data = try JSONEncoder().encode(contacts)
         count = contacts.count
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchFolder.make("decoding")
         fileURL = directory.appendingPathComponent("contacts.json")
         try data.write(to: fileURL)
     }

@@ -75,8 +75,7 @@ public final class OutboxScenario {
     /// A store holding a 10,000-element list with one live reader and a paused outbox over
     /// it (W1), and the fixture server (W2).
     public init() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-w-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchFolder.make("outbox")
         let base: URL
         (server, serverInput, base) = try RevalidationScenario.startServer(serving: directory)
         remote = Remote(base: base)
@@ -130,8 +129,9 @@ public final class OutboxScenario {
     /// 1,000 mutations `make` makes (10 of each of 100 elements, in a fresh file) queued, not
     /// timed; then the queue drained, timed.
     private func drain<M: Mutation<Item, Remote>>(_ make: (Int, String) -> M) async throws -> Duration {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("clk-w2-\(UUID().uuidString).sqlite")
-        defer { try? FileManager.default.removeItem(at: path) }
+        let folder = try ScratchFolder.make("drain")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("w2.sqlite")
         let store = ElementStore<Item>(disk: try DiskCache(.file(path: path.path)))
         for id in 0..<100 { try await store.save(Item(id: id, title: "")) }
         let outbox = Outbox(store: store, environment: remote, mutations: [M.self], isPaused: true)

@@ -101,7 +101,8 @@ public final class RecordsScenario {
         var contents = model.contents.makeAsyncIterator()
         _ = await contents.next(isolation: #isolation)
         let refresh = model.refresh()
-        guard case let shown?? = await contents.next(isolation: #isolation), shown.count == 50, shown.first?.id == 0 else {
+        guard case let shown?? = await contents.next(isolation: #isolation), shown.count == 50, shown.first?.id == 0
+        else {
             fatalError("P9: the first page is not shown")
         }
         let firstValue = ContinuousClock.now - started

@@ -19,8 +19,7 @@ public final class RevalidationScenario: Sendable {
     /// Writes `count` contacts as JSON, starts the fixture server on it and caches the
     /// contacts with their ETag in a keyed repository.
     public init(count: Int) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-r1-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchFolder.make("revalidation")
         stored = SQLiteScenario.contacts(count)
         let payload = try JSONEncoder().encode(stored)
         payloadBytes = payload.count

@@ -17,9 +17,7 @@ public enum SQLiteScenario {
     }
 
     static func freshPath() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("contacts.sqlite").path
+        try ScratchFolder.make("sqlite").appendingPathComponent("contacts.sqlite").path
     }
 
     /// The kit: a `Synchronizer` sync into a fresh `SQLiteStore` with one observer. Returns how

@@ -24,8 +24,7 @@ public final class WriteScenario: Sendable {
 
     /// Starts the fixture server.
     public init() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-n1-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchFolder.make("write")
         let base: URL
         (server, serverInput, base) = try RevalidationScenario.startServer(serving: directory)
         url = base.appendingPathComponent("records/contacts/7")

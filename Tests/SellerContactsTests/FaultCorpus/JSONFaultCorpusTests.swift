@@ -1,5 +1,6 @@
 import ContentLoadingNetworking
 import Foundation
+import KitTestSupport
 import SellerContacts
 import SellerContactsCommand
 import Testing
@@ -10,13 +11,16 @@ import Testing
 struct JSONFaultCorpusTests {
     /// The corpus, written once as files (a `file://` URL is what the command loads).
     ///
-    /// NB: one folder, rewritten by each run, so the 50 MB document does not pile up in the
-    /// temporary directory run after run. Only names and URLs are kept, not the bodies: a
-    /// global `Data` held in an enum payload is invisible to LeakSanitizer's scan of globals,
-    /// which would report it as leaked.
+    /// NB: in the process's scratch folder, which goes when the tests end, so the 50 MB
+    /// document does not pile up in the temporary directory. Only names and URLs are kept, not
+    /// the bodies: a global `Data` held in an enum payload is invisible to LeakSanitizer's scan
+    /// of globals, which would report it as leaked.
     static let corpus: [(fault: (name: String, outcome: JSONFault.Outcome), url: URL)] = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clk-json-fault-corpus")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // NB: where the scratch folder cannot be made, the old shared folder (a write that fails
+        // there leaves its file missing, and that fault's tests fail).
+        let directory =
+            (try? TestScratch.directory("json-fault-corpus"))
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("clk-json-fault-corpus")
         return JSONFaults.all().enumerated().map { index, fault in
             let url = directory.appendingPathComponent("fault-\(index).json")
             try? fault.body.write(to: url)
