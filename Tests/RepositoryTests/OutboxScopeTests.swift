@@ -34,63 +34,58 @@ struct OutboxScopeTests {
         outbox = Outbox(store: store, environment: server, mutations: [ScopedPhone.self], isPaused: true)
     }
 
-    @Test func aScopesMutationsGoOneAtATimeInOrderAcrossElementsAndOtherScopesGoAlongside() async throws {
-        try await outbox.perform(ScopedPhone(id: 1, phone: "a", scope: "profile"))
-        try await outbox.perform(ScopedPhone(id: 2, phone: "b", scope: "profile"))
-        try await outbox.perform(ScopedPhone(id: 3, phone: "c", scope: nil))
+    /// Performs `mutations` and runs the queue with contact 1's first request held: `check`
+    /// gets the element whose mutation was confirmed first meanwhile; the request is released
+    /// after it, and the run awaited. Returns the mutations' keys, in the order performed.
+    func run(_ mutations: [ScopedPhone], whileContact1IsHeld check: (String?) async -> Void) async throws
+        -> [String]
+    {
+        for mutation in mutations { try await outbox.perform(mutation) }
         let keys = try await outbox.pendingMutations().map(\.idempotencyKey)
         var events = outbox.outcomes.makeAsyncIterator()
         let held = server.holdNextRequest(of: 1)
         let run = Task { await outbox.resume() }
         await held.requested()
         guard case .confirmed(let confirmed)? = await events.next() else {
-            Issue.record("contact 3's mutation confirmed while contact 1's request is held")
-            return
+            Issue.record("no mutation confirmed while contact 1's request is held")
+            held.release()
+            await run.value
+            return keys
         }
-        #expect(confirmed.elementKey == "3", "another scope goes alongside")
-        #expect(await server.phone(of: 2) == "two", "contact 2's waits behind contact 1's: they share a scope")
+        await check(confirmed.elementKey)
         held.release()
         await run.value
+        return keys
+    }
+
+    @Test func aScopesMutationsGoOneAtATimeInOrderAcrossElementsAndOtherScopesGoAlongside() async throws {
+        let keys = try await run([
+            ScopedPhone(id: 1, phone: "a", scope: "profile"), ScopedPhone(id: 2, phone: "b", scope: "profile"),
+            ScopedPhone(id: 3, phone: "c", scope: nil),
+        ]) { confirmed in
+            #expect(confirmed == "3", "another scope goes alongside")
+            #expect(await server.phone(of: 2) == "two", "contact 2's waits behind contact 1's: they share a scope")
+        }
         #expect(await server.keys == [keys[2], keys[0], keys[1]], "the scope's in the order performed")
         #expect(try await outbox.pendingCount() == 0)
     }
 
     @Test func anElementsMutationsInTwoScopesTieThemIntoOneOrder() async throws {
-        try await outbox.perform(ScopedPhone(id: 1, phone: "a", scope: "x"))
-        try await outbox.perform(ScopedPhone(id: 2, phone: "b", scope: "y"))
-        try await outbox.perform(ScopedPhone(id: 1, phone: "c", scope: "y"))
-        try await outbox.perform(ScopedPhone(id: 3, phone: "d", scope: nil))
-        let keys = try await outbox.pendingMutations().map(\.idempotencyKey)
-        var events = outbox.outcomes.makeAsyncIterator()
-        let held = server.holdNextRequest(of: 1)
-        let run = Task { await outbox.resume() }
-        await held.requested()
-        guard case .confirmed(let confirmed)? = await events.next() else {
-            Issue.record("contact 3's mutation confirmed while contact 1's first request is held")
-            return
+        let keys = try await run([
+            ScopedPhone(id: 1, phone: "a", scope: "x"), ScopedPhone(id: 2, phone: "b", scope: "y"),
+            ScopedPhone(id: 1, phone: "c", scope: "y"), ScopedPhone(id: 3, phone: "d", scope: nil),
+        ]) { confirmed in
+            #expect(confirmed == "3")
+            #expect(await server.phone(of: 2) == "two", "scope y's first waits: contact 1's second is in y too")
         }
-        #expect(confirmed.elementKey == "3")
-        #expect(await server.phone(of: 2) == "two", "scope y's first waits: contact 1's second is in y too")
-        held.release()
-        await run.value
         #expect(await server.keys == [keys[3], keys[0], keys[1], keys[2]], "one order for x, y and contact 1")
         #expect(await server.phone(of: 1) == "c")
     }
 
     @Test func withoutAScopeEachElementsGoAlongsideTheOthers() async throws {
-        try await outbox.perform(ScopedPhone(id: 1, phone: "a", scope: nil))
-        try await outbox.perform(ScopedPhone(id: 2, phone: "b", scope: nil))
-        var events = outbox.outcomes.makeAsyncIterator()
-        let held = server.holdNextRequest(of: 1)
-        let run = Task { await outbox.resume() }
-        await held.requested()
-        guard case .confirmed(let confirmed)? = await events.next() else {
-            Issue.record("contact 2's mutation confirmed while contact 1's request is held")
-            return
+        _ = try await run([ScopedPhone(id: 1, phone: "a", scope: nil), ScopedPhone(id: 2, phone: "b", scope: nil)]) {
+            #expect($0 == "2")
         }
-        #expect(confirmed.elementKey == "2")
-        held.release()
-        await run.value
         #expect(await server.phone(of: 1) == "a")
     }
 }

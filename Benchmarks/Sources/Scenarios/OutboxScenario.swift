@@ -30,34 +30,27 @@ public final class OutboxScenario {
         func url(of id: Int) -> URL { base.appendingPathComponent("records/items/\(id)") }
     }
 
-    /// Appends `suffix` to an item's title; sent as a `PUT` of the edited item.
+    /// Appends `suffix` to an item's title; sent as a `PUT` of the edited item, or, `answeredAtOnce`,
+    /// answered with no request (the edited item encoded and decoded, as an answer is).
     struct Append: Mutation {
         let id: Int
         let suffix: String
+        var answeredAtOnce = false
         var elementID: Int { id }
         func apply(to item: inout Item) { item.title += suffix }
         func send(using remote: Remote, context: MutationContext<Item>) async throws -> MutationResult<Item> {
             guard let edited = context.edited else { throw CancellationError() }
             let url = remote.url(of: id)
-            let response = try await remote.client.send(
-                .put(url, body: edited, ifMatch: context.entityTag, idempotencyKey: context.idempotencyKey))
+            let (body, entityTag): (Data, String?)
+            if answeredAtOnce {
+                (body, entityTag) = (try JSONEncoder().encode(edited), "\"\(edited.title.count)\"")
+            } else {
+                let response = try await remote.client.send(
+                    .put(url, body: edited, ifMatch: context.entityTag, idempotencyKey: context.idempotencyKey))
+                (body, entityTag) = (response.body, response.validators.entityTag)
+            }
             return MutationResult(
-                value: try remote.client.decode(Item.self, from: response.body, url: url),
-                entityTag: response.validators.entityTag)
-        }
-    }
-
-    /// ``Append`` answered at once, with no request.
-    struct LocalAppend: Mutation {
-        let id: Int
-        let suffix: String
-        var elementID: Int { id }
-        func apply(to item: inout Item) { item.title += suffix }
-        func send(using remote: Remote, context: MutationContext<Item>) async throws -> MutationResult<Item> {
-            guard let edited = context.edited else { throw CancellationError() }
-            let body = try JSONEncoder().encode(edited)
-            return MutationResult(
-                value: try JSONDecoder().decode(Item.self, from: body), entityTag: "\"\(edited.title.count)\"")
+                value: try remote.client.decode(Item.self, from: body, url: url), entityTag: entityTag)
         }
     }
 
@@ -117,26 +110,28 @@ public final class OutboxScenario {
     /// W2, the kit: a fresh file with 100 elements and 1,000 mutations queued (10 each, not
     /// timed), then the queue drained against the server, timed.
     public func drain() async throws -> Duration {
-        try await drain { Append(id: $0, suffix: $1) }
+        try await drain(answeredAtOnce: false)
     }
 
     /// W2's context, the outbox's own work: the same 1,000 queued mutations drained with each
     /// answer made at once (the edited item encoded and decoded, as an answer is), no request.
     public func localDrain() async throws -> Duration {
-        try await drain { LocalAppend(id: $0, suffix: $1) }
+        try await drain(answeredAtOnce: true)
     }
 
-    /// 1,000 mutations `make` makes (10 of each of 100 elements, in a fresh file) queued, not
-    /// timed; then the queue drained, timed.
-    private func drain<M: Mutation<Item, Remote>>(_ make: (Int, String) -> M) async throws -> Duration {
+    /// 1,000 appends (10 of each of 100 elements, in a fresh file) queued, not timed; then the
+    /// queue drained, timed.
+    private func drain(answeredAtOnce: Bool) async throws -> Duration {
         let folder = try ScratchFolder.make("drain")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("w2.sqlite")
         let store = ElementStore<Item>(disk: try DiskCache(.file(path: path.path)))
         for id in 0..<100 { try await store.save(Item(id: id, title: "")) }
-        let outbox = Outbox(store: store, environment: remote, mutations: [M.self], isPaused: true)
+        let outbox = Outbox(store: store, environment: remote, mutations: [Append.self], isPaused: true)
         for round in 0..<10 {
-            for id in 0..<100 { try await outbox.perform(make(id, "\(round),")) }
+            for id in 0..<100 {
+                try await outbox.perform(Append(id: id, suffix: "\(round),", answeredAtOnce: answeredAtOnce))
+            }
         }
         let started = ContinuousClock.now
         await outbox.resume()
