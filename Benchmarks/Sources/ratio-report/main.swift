@@ -442,6 +442,20 @@ if let (count, subject) = profilingOption("--off-main") {
 /// `ratio-report --profile-drains N [kit|local|alone]`: only N drains of scenario W2 (or of
 /// its queue answered at once, with no request: the outbox's own work; or N runs of its
 /// baseline), then their median.
+/// `ratio-report --profile-performs N`: N performs of scenario W1, then their distribution (the
+/// tail: p99.9, the slowest, and how many took over 2 ms).
+if let (count, _) = profilingOption("--profile-performs") {
+    let scenario = try await OutboxScenario()
+    var samples: [Duration] = []
+    for _ in 0..<count { samples.append(try await scenario.perform()) }
+    samples.sort()
+    let over = samples.filter { $0 > .milliseconds(2) }.count
+    print(
+        "p50 \(ms(samples[count / 2])), p99 \(ms(samples[count * 99 / 100])), p99.9 \(ms(samples[count * 999 / 1000])),",
+        "slowest \(ms(samples[count - 1])), \(over) over 2 ms")
+    scenario.stop()
+    exit(0)
+}
 if let (count, subject) = profilingOption("--profile-drains") {
     let scenario = try await OutboxScenario()
     var times: [Duration] = []
