@@ -89,6 +89,16 @@ struct OutboxConflictTests {
         #expect(Set(await server.keys).count == 2)
     }
 
+    @Test func anAskedConflictTheAppResolvesByMergeSendsTheMerge() async throws {
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))
+        let (held, _, _) = try #require(await nextConflict(&events))
+        await outbox.resolve(held, with: .merge)
+        #expect(await server.phone(of: 1) == "ONE & one+a")
+        #expect(try await shown() == "ONE & one+a")
+        #expect(try await outbox.pendingCount() == 0)
+    }
+
     @Test func aMergeThatGivesNothingLetsTheServerWin() async throws {
         var events = outbox.outcomes.makeAsyncIterator()
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "merge-none"))

@@ -205,9 +205,9 @@ struct AppendToPhone: Mutation {
         default: .serverWins
         }
     }
-    /// Both phones, the server's first (`merge`); none (`merge-none`).
+    /// Both phones, the server's first; none for `merge-none`.
     func merge(_ conflict: MutationConflict<ElementStoreTests.Contact>) -> ElementStoreTests.Contact? {
-        guard onConflict == "merge", var merged = conflict.server, let local = conflict.local else { return nil }
+        guard onConflict != "merge-none", var merged = conflict.server, let local = conflict.local else { return nil }
         merged.phone += " & " + local.phone
         return merged
     }
