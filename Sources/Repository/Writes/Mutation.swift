@@ -100,7 +100,12 @@ extension Mutation {
     /// The mutation applied over the server's value in `conflict` (the copy the store held,
     /// edited, when the server sent none): what ``ConflictResolution/clientWins`` sends.
     func appliedOverServer(_ conflict: MutationConflict<Element>) -> Element? {
-        guard var edited = conflict.server else { return conflict.local }
+        conflict.server.map(applied(to:)) ?? conflict.local
+    }
+
+    /// `element` with the mutation applied.
+    func applied(to element: Element) -> Element {
+        var edited = element
         apply(to: &edited)
         return edited
     }

@@ -199,11 +199,7 @@ extension Outbox {
         let base = try await baseReads.submit(stored.elementID) { ids in try await disk.bases(type: type, ids: ids) }
         let decoder = JSONDecoder()
         let server = try base?.value.map { try decoder.decode(Element.self, from: $0) }
-        let edited = server.map { server in
-            var edited = server
-            mutation.apply(to: &edited)
-            return edited
-        }
+        let edited = server.map(mutation.applied(to:))
         let context = MutationContext(
             idempotencyKey: stored.idempotencyKey, entityTag: base?.entityTag, serverValue: server, edited: edited,
             attempt: 1)
