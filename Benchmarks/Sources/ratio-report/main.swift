@@ -435,6 +435,15 @@ if let (count, subject) = profilingOption("--profile-records") {
     }
     exit(0)
 }
+/// `ratio-report --time-open N`: N cold opens of P9 beside N raw reads, alternated; their
+/// medians and ratio.
+if let (count, _) = profilingOption("--time-open") {
+    let scenario = try await RecordsScenario(count: 100_000)
+    let (open, raw) = try await interleavedTimed(
+        runs: count, { try await scenario.coldOpen() }, { try await time { try scenario.rawColdOpen() } })
+    print("P9 cold open \(ms(open)) vs raw \(ms(raw)): \(format(ratio(open, raw)))")
+    exit(0)
+}
 if let (count, subject) = profilingOption("--off-main") {
     await offMainCycles(count, kit: KitRefresher(), bare: BareRefresher(), subject: subject)
     exit(0)
