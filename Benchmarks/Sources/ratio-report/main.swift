@@ -444,6 +444,19 @@ if let (count, _) = profilingOption("--time-open") {
     print("P9 cold open \(ms(open)) vs raw \(ms(raw)): \(format(ratio(open, raw)))")
     exit(0)
 }
+/// `ratio-report --profile-memory-hits N [kit|dictionary]`: N memory hits of scenario C1 (or N
+/// lookups of its baseline).
+if let (count, subject) = profilingOption("--profile-memory-hits") {
+    let contacts = SQLiteScenario.contacts(100)
+    let memory = KeyedRepository<String, [SellerContacts]> { _ in contacts }
+    try await memory.save(contacts, for: "seller")
+    let dictionary = LockedValue(["seller": contacts])
+    let found =
+        subject == "dictionary"
+        ? CacheScenario.dictionaryHits(dictionary, count: count) : CacheScenario.memoryHits(memory, count: count)
+    print("\(found) hits")
+    exit(0)
+}
 if let (count, subject) = profilingOption("--off-main") {
     await offMainCycles(count, kit: KitRefresher(), bare: BareRefresher(), subject: subject)
     exit(0)
