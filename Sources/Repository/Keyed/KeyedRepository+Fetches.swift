@@ -1,0 +1,161 @@
+import ContentLoading
+import Foundation
+
+/// Fetches of a key: one in flight per key, whose result goes through the tiers to every
+/// reader (see `KeyedRepository+Writes.swift` for how a write reaches them).
+extension KeyedRepository {
+    /// Fetches `key`, or joins its fetch in flight, and writes the result through the tiers
+    /// to every reader (see ``flight(_:in:unlessWrittenAfter:skippingFresh:)``).
+    ///
+    /// - Returns: What the fetch did.
+    /// - Throws: Its error, or `CancellationError` when the caller's task is cancelled.
+    @discardableResult
+    func sync(
+        _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
+    ) async throws -> SyncOutcome {
+        try await flight(key, in: channel, unlessWrittenAfter: seen, skippingFresh: skippingFresh).result.get()
+    }
+
+    /// Fetches `key`, or joins its fetch in flight, and writes the result through the tiers
+    /// to every reader. With `seen`, does nothing when a write of `key` came after that version
+    /// (a reader's miss that another fetch has filled since); with `skippingFresh`, does
+    /// nothing while the cached value is fresh. The fetch sends the validators stored with the
+    /// value, and is tried again as the retry policy says. It runs while someone waits for it;
+    /// when the last caller has gone, it is cancelled.
+    ///
+    /// - Returns: How the fetch ended: ``SyncOutcome/updated`` when the value was written;
+    ///   ``SyncOutcome/notModified`` when the fetch found it unchanged (a 304, or an equal
+    ///   value: its age starts again) or a save since the fetch started kept its own value;
+    ///   ``SyncOutcome/skipped`` when nothing was fetched; or its error.
+    /// - Throws: `CancellationError` when the caller's task is cancelled.
+    func flight(
+        _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
+    ) async throws -> KeyChannel<Value>.FlightEnd {
+        try await channel.flight.run { [self] commit in
+            let flight = channel.nextFlight()
+            let started = channel.writtenVersion
+            let startedInTier = tier?.latestVersion
+            let invalidations = channel.invalidationCount
+            // NB: the fetch uses the channel until it ends, so a caller that comes while it
+            // writes finds this channel (its write lock, its versions, this fetch), not a new one.
+            guard checkOutExistingChannel(for: key, being: channel) != nil else {
+                return .init(flight: flight, result: .failure(CancellationError()), invalidations: invalidations)
+            }
+            defer { checkInChannel(for: key) }
+            do {
+                if let seen, started > seen { return .init(skipped: flight) }
+                // NB: the hit a freshness check read already holds the validators; no second read.
+                var held: Validators?
+                if skippingFresh, let hit = await lookUp(key).hit {
+                    guard
+                        isStale(
+                            key, value: hit.value, writtenAt: hit.writtenAt, version: hit.version,
+                            validators: hit.validators, at: now())
+                    else {
+                        return .init(skipped: flight)
+                    }
+                    held = hit.validators
+                }
+                let validators: Validators
+                if let held { validators = held } else { validators = await storedValidators(of: key) }
+                let result = try await retry.run { try await fetch(key, validators) }
+                let end = try await sharingWrite {
+                    let end: KeyChannel<Value>.FlightEnd = try await channel.writes.withLock { [self] in
+                        // NB: a fetch nobody waits for any more writes nothing (a newer one may run);
+                        // one that writes stays the fetch in flight until its value is stored.
+                        try commit()
+                        // NB: writes win: a save or removal since the fetch started keeps its value.
+                        guard !channel.wasWritten(after: started) else {
+                            return KeyChannel<Value>.FlightEnd(
+                                flight: flight, result: .success(.notModified), invalidations: invalidations)
+                        }
+                        let (outcome, delivery) = try await write(
+                            result, for: key, in: channel, keepingWritesAfter: startedInTier)
+                        return KeyChannel<Value>.FlightEnd(
+                            flight: flight, result: .success(outcome), delivery: delivery,
+                            invalidations: invalidations)
+                    }
+                    await shareWrite(end.delivery, of: key)
+                    return end
+                }
+                // NB: told once the fetch's value is stored: a mutation sent then is made over it.
+                fetchStored?()
+                return end
+            } catch {
+                if !(error is CancellationError) { channel.readers.send(.failure(error, flight: flight)) }
+                return .init(flight: flight, result: .failure(error), invalidations: invalidations)
+            }
+        }
+    }
+
+    /// Writes what a fetch of `key` found: a new value through the tiers, or a confirmation of
+    /// the cached one (a 304, or an equal value).
+    private func write(
+        _ result: FetchResult<Value>, for key: Key, in channel: KeyChannel<Value>, keepingWritesAfter started: UInt64?
+    ) async throws -> (SyncOutcome, KeyChannel<Value>.Delivery) {
+        switch result {
+        case .notModified(let validators):
+            guard let current = await lookUp(key).hit else {
+                // NB: nothing is cached, so nothing holds the validators: the next fetch is full.
+                throw UnexpectedNotModified(key: key.persistentKey)
+            }
+            return (.notModified, try await confirm(current, for: key, in: channel, validators: validators))
+        case .modified(let value, let validators):
+            if let isUnchanged, let current = await lookUp(key).hit, isUnchanged(current.value, value) {
+                return (.notModified, try await confirm(current, for: key, in: channel, validators: validators))
+            }
+            let delivery = try await writeThrough(
+                value, for: key, in: channel, origin: .remote, validators: validators, keepingWritesAfter: started)
+            return (.updated, delivery)
+        }
+    }
+
+    /// The validators stored with the value of `key`: from memory, else from the persistent
+    /// tier without reading the value; none when nothing is stored, it cannot be read or it
+    /// has expired (a 304 could not bring it back).
+    private func storedValidators(of key: Key) async -> Validators {
+        let date = now()
+        if let entry = memory.entry(for: key) { return isExpired(entry.writtenAt, at: date) ? .none : entry.validators }
+        guard let stored = try? await tier?.validators(for: key), !isExpired(stored.writtenAt, at: date) else {
+            return .none
+        }
+        return stored.validators
+    }
+
+    /// Fetches `key` in the background; its result or error reaches the readers. The fetch
+    /// runs to its end: nobody's leaving cancels it.
+    func revalidate(_ key: Key) {
+        fetchTask(key)
+    }
+
+    /// A task that fetches `key` (see ``flight(_:in:unlessWrittenAfter:skippingFresh:)``); it
+    /// uses the key's channel from now until it ends. With `subscriber`, that reader is told
+    /// how the fetch ended, after everything it delivered. Cancelling the task stops its wait
+    /// (and the fetch, when nobody else waits for it).
+    @discardableResult
+    func fetchTask(_ key: Key, unlessWrittenAfter seen: UInt64? = nil, reportingTo subscriber: UInt64? = nil)
+        -> Task<Void, Never>
+    {
+        let channel = checkOutChannel(for: key)
+        return Task {
+            defer { checkInChannel(for: key) }
+            guard let end = try? await flight(key, in: channel, unlessWrittenAfter: seen) else { return }
+            if let subscriber { channel.readers.send(.fetchEnded(end), to: subscriber) }
+        }
+    }
+}
+
+extension KeyChannel.FlightEnd {
+    /// A fetch that wrote nothing: skipped, or superseded by a save.
+    init(skipped flight: UInt64) {
+        self.init(flight: flight, result: .success(.skipped), delivery: nil, invalidationCount: nil)
+    }
+
+    /// A fetch whose request started after the key's `invalidations`-th invalidation.
+    init(
+        flight: UInt64, result: Result<SyncOutcome, any Error>, delivery: KeyChannel.Delivery? = nil,
+        invalidations: UInt64
+    ) {
+        self.init(flight: flight, result: result, delivery: delivery, invalidationCount: invalidations)
+    }
+}
