@@ -423,14 +423,16 @@ nonisolated func offMainCycles(_ count: Int, kit: KitRefresher, bare: BareRefres
         }.value
     }
 }
-/// `ratio-report --profile-records N [element|model|open]`: only N element saves of P10 (or
-/// P11's saves reaching the paging model, or P9's cold opens), over 100,000 elements.
+/// `ratio-report --profile-records N [element|model|bare|open]`: only N element saves of P10 (or
+/// P11's saves reaching the paging model, or its saves that no model hears, or P9's cold
+/// opens), over 100,000 elements.
 if let (count, subject) = profilingOption("--profile-records") {
     let scenario = try await RecordsScenario(count: 100_000)
     for _ in 0..<count {
         switch subject {
         case "model": try await scenario.modelSave()
         case "open": _ = try await scenario.coldOpen()
+        case "bare": try await scenario.bareSave()
 
         default: try await scenario.elementSave()
         }
