@@ -50,9 +50,7 @@ extension DiskCache {
         try upsert.bind(data, at: 3)
         try upsert.bind(Int(version), at: 4)
         try upsert.bind(writtenAt.timeIntervalSince1970, at: 5)
-        try upsert.bind(validators.entityTag, at: 6)
-        try upsert.bind(validators.lastModified, at: 7)
-        try upsert.bind(Self.storedMaxAge(validators), at: 8)
+        try Self.bind(validators, to: upsert, at: 6)
         try upsert.bind(started.map { Int(clamping: $0) }, at: 9)
         let written = try upsert.step()
         // NB: RETURNING yields its row before the statement has run to its end.

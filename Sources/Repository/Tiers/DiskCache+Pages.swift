@@ -152,9 +152,7 @@ extension DiskCache {
             try insert.bind(ids, at: 6)
             try insert.bind(Int(version), at: 7)
             try insert.bind(fetchedAt.timeIntervalSince1970, at: 8)
-            try insert.bind(validators.entityTag, at: 9)
-            try insert.bind(validators.lastModified, at: 10)
-            try insert.bind(Self.storedMaxAge(validators), at: 11)
+            try Self.bind(validators, to: insert, at: 9)
             try insert.step()
             return (version, kept, onOtherPages)
         }

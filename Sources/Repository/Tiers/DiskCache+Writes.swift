@@ -44,9 +44,7 @@ extension DiskCache {
         try insert.bind(size, at: 5)
         try insert.bind(writtenAt.timeIntervalSince1970, at: 6)
         try insert.bind(writtenAt.timeIntervalSince1970, at: 7)
-        try insert.bind(validators.entityTag, at: 8)
-        try insert.bind(validators.lastModified, at: 9)
-        try insert.bind(Self.storedMaxAge(validators), at: 10)
+        try Self.bind(validators, to: insert, at: 8)
         try insert.step()
         totalBytes += size - replaced
         pendingReads[key] = nil
@@ -75,9 +73,7 @@ extension DiskCache {
                 """, operation: "write the cache in")
             try update.bind(writtenAt.timeIntervalSince1970, at: 1)
             try update.bind(Int(version), at: 2)
-            try update.bind(validators.entityTag, at: 3)
-            try update.bind(validators.lastModified, at: 4)
-            try update.bind(Self.storedMaxAge(validators), at: 5)
+            try Self.bind(validators, to: update, at: 3)
             try update.bind(key, at: 6)
             try update.bind(Int(clamping: expected), at: 7)
             try update.step()

@@ -191,6 +191,14 @@ public actor DiskCache {
         return Freshness(maxAge: .milliseconds(Int64((seconds * 1_000).rounded())))
     }
 
+    /// Binds `validators` as the file stores them (entity tag, last modified, `max-age` in
+    /// seconds) to parameters `first`, `first + 1` and `first + 2` of `statement`.
+    static func bind(_ validators: Validators, to statement: SQLiteStatement, at first: Int32) throws {
+        try statement.bind(validators.entityTag, at: first)
+        try statement.bind(validators.lastModified, at: first + 1)
+        try statement.bind(storedMaxAge(validators), at: first + 2)
+    }
+
     /// The `max-age` of `validators` in seconds, as stored; `nil` when it has none.
     static func storedMaxAge(_ validators: Validators) -> Double? {
         guard let maxAge = validators.freshness?.maxAge else { return nil }
