@@ -75,15 +75,20 @@ struct OutboxTests {
         await outbox.send()
         #expect(try await outbox.pendingCount() == 1, "kept while the server is down")
         #expect(try await phones(lists) == ["one", "two+b"])
+        // NB: one attempt or two while offline: the perform's own send may end before send()
+        // starts another (it did under ThreadSanitizer), or send() may join it.
+        let offlineAttempts = await server.keys.count
+        #expect(offlineAttempts >= 1)
 
         await server.setOnline(true)
         (_, lists, outbox) = try launch()
         #expect(try await phones(lists) == ["one", "two+b"], "shown after the relaunch, from the file")
         await outbox.send()
         #expect(try await outbox.pendingCount() == 0, "sent with no user action")
-        #expect(await server.phone(of: 2) == "two+b")
+        #expect(await server.phone(of: 2) == "two+b", "applied once")
         let keys = await server.keys
-        #expect(keys.count == 2 && Set(keys).count == 1, "the same key on both attempts: \(keys)")
+        #expect(keys.count > offlineAttempts, "sent again after the relaunch: \(keys)")
+        #expect(Set(keys).count == 1, "the same key on every attempt, before and after the relaunch: \(keys)")
     }
 
     @Test func aMutationKeptAfterAFailureIsSentWhenTheNextRequestSucceeds() async throws {
