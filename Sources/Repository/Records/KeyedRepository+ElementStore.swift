@@ -1,5 +1,4 @@
 import ContentLoading
-import ContentLoadingSupport
 import Foundation
 
 extension KeyedRepository {
