@@ -99,4 +99,29 @@ final class PagedCatalog: Sendable {
             return .modified(page, Validators(entityTag: tag))
         }
     }
+
+    /// The first `count` contacts, or "not modified" when `validators` carry their entity tag.
+    func first(_ count: Int, validators: Validators) -> FetchResult<[Contact]> {
+        answer(validators) { Array($0.prefix(count)) }
+    }
+
+    /// Contact `id`, or "not modified" when `validators` carry its entity tag.
+    func contact(_ id: Int, validators: Validators) throws -> FetchResult<Contact> {
+        guard let contact = contacts.first(where: { $0.id == id }) else { throw Offline() }
+        return answer(validators) { _ in contact }
+    }
+
+    /// `value` of the contacts, with an entity tag made from its JSON.
+    private func answer<Value: Encodable>(_ validators: Validators, _ value: ([Contact]) -> Value) -> FetchResult<Value>
+    {
+        state.withLock { state in
+            let value = value(state.contacts)
+            let tag = String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+            guard validators.entityTag != tag else {
+                state.notModified += 1
+                return .notModified(Validators(entityTag: tag))
+            }
+            return .modified(value, Validators(entityTag: tag))
+        }
+    }
 }

@@ -70,7 +70,7 @@ extension KeyedRepository {
                                 flight: flight, result: .success(.notModified), invalidations: invalidations)
                         }
                         let (outcome, delivery) = try await write(
-                            result, for: key, in: channel, keepingWritesAfter: startedInTier)
+                            result, for: key, in: channel, sent: validators, keepingWritesAfter: startedInTier)
                         return KeyChannel<Value>.FlightEnd(
                             flight: flight, result: .success(outcome), delivery: delivery,
                             invalidations: invalidations)
@@ -88,10 +88,11 @@ extension KeyedRepository {
         }
     }
 
-    /// Writes what a fetch of `key` found: a new value through the tiers, or a confirmation of
-    /// the cached one (a 304, or an equal value).
+    /// Writes what a fetch of `key`, which `sent` those validators, found: a new value through
+    /// the tiers, or a confirmation of the cached one (a 304, or an equal value).
     private func write(
-        _ result: FetchResult<Value>, for key: Key, in channel: KeyChannel<Value>, keepingWritesAfter started: UInt64?
+        _ result: FetchResult<Value>, for key: Key, in channel: KeyChannel<Value>, sent: Validators,
+        keepingWritesAfter started: UInt64?
     ) async throws -> (SyncOutcome, KeyChannel<Value>.Delivery) {
         switch result {
         case .notModified(let validators):
@@ -99,10 +100,12 @@ extension KeyedRepository {
                 // NB: nothing is cached, so nothing holds the validators: the next fetch is full.
                 throw UnexpectedNotModified(key: key.persistentKey)
             }
-            return (.notModified, try await confirm(current, for: key, in: channel, validators: validators))
+            return (.notModified, try await confirm(current, for: key, in: channel, sent: sent, validators: validators))
         case .modified(let value, let validators):
             if let isUnchanged, let current = await lookUp(key).hit, isUnchanged(current.value, value) {
-                return (.notModified, try await confirm(current, for: key, in: channel, validators: validators))
+                // NB: compared by value: only the version compared identifies the stored entry.
+                let delivery = try await confirm(current, for: key, in: channel, sent: .none, validators: validators)
+                return (.notModified, delivery)
             }
             let delivery = try await writeThrough(
                 value, for: key, in: channel, origin: .remote, validators: validators, keepingWritesAfter: started)

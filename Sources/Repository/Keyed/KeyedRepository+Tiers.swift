@@ -108,24 +108,28 @@ extension KeyedRepository {
         return delivery
     }
 
-    /// Records that a fetch found `current` unchanged (an equal value, or a 304 with
-    /// `validators`): its age starts again on every tier (persistent first), and readers
-    /// waiting for the fetch get it, marked unchanged (no new value is delivered to the others).
+    /// Records that a fetch found `current` unchanged (an equal value, or a 304 to the
+    /// validators it `sent`, with `validators`): its age starts again on every tier (persistent
+    /// first), and readers waiting for the fetch get it, marked unchanged (no new value is
+    /// delivered to the others). When the persistent tier wrote it again, keeping parts of it
+    /// saved since (elements), memory and the readers get it as stored.
     ///
     /// - Returns: What the readers were given.
     /// - Throws: The persistent tier's error: then nothing changed.
-    func confirm(_ current: Hit, for key: Key, in channel: KeyChannel<Value>, validators: Validators)
-        async throws -> KeyChannel<Value>.Delivery
-    {
+    func confirm(
+        _ current: Hit, for key: Key, in channel: KeyChannel<Value>, sent: Validators, validators: Validators
+    ) async throws -> KeyChannel<Value>.Delivery {
         let writtenAt = now()
+        var value = current.value
         let version = try await stored {
-            try await $0.confirm(
-                current.value, for: key, expected: current.version, writtenAt: writtenAt, validators: validators)
+            let confirmation = Confirmation(
+                expected: current.version, sent: sent, writtenAt: writtenAt, validators: validators)
+            let write = try await $0.confirm(current.value, for: key, confirmation)
+            if let kept = write.kept { value = kept }
+            return write.version
         }
-        memory.store(
-            .init(value: current.value, writtenAt: writtenAt, version: version, validators: validators), for: key)
-        return publish(
-            .confirmed(current.value, writtenAt: writtenAt, version: version, validators: validators), in: channel)
+        memory.store(.init(value: value, writtenAt: writtenAt, version: version, validators: validators), for: key)
+        return publish(.confirmed(value, writtenAt: writtenAt, version: version, validators: validators), in: channel)
     }
 
     /// `hit` as a read of `key` gives it at `date`: its age and whether it is stale.

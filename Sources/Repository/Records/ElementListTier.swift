@@ -79,12 +79,10 @@ where Element.ID: CacheKey {
         return TierWrite(version: write.version, kept: store.keeping(write.kept, in: value))
     }
 
-    func confirm(_ value: [Element], for key: Key, expected: UInt64, writtenAt: Date, validators: Validators)
-        async throws -> UInt64?
+    func confirm(_ value: [Element], for key: Key, _ confirmation: Confirmation) async throws
+        -> TierWrite<[Element]>
     {
-        try await confirming(value, for: key, writtenAt: writtenAt, validators: validators) {
-            try await rows.confirmStored(key, expected: expected, writtenAt: writtenAt, validators: validators)
-        }
+        try await confirming(value, for: key, confirmation) { try await rows.confirmStored(key, confirmation) }
     }
 
     func remove(_ key: Key) async throws -> UInt64? {

@@ -61,14 +61,12 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
             version: write.version, kept: write.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) })
     }
 
-    func confirm(_ value: Element, for id: Element.ID, expected: UInt64, writtenAt: Date, validators: Validators)
-        async throws -> UInt64?
+    func confirm(_ value: Element, for id: Element.ID, _ confirmation: Confirmation) async throws
+        -> TierWrite<Element>
     {
-        try await confirming(value, for: id, writtenAt: writtenAt, validators: validators) {
+        try await confirming(value, for: id, confirmation) {
             do {
-                return try await cache.confirmElement(
-                    type: store.type, id: id.persistentKey, expected: expected, writtenAt: writtenAt,
-                    validators: validators)
+                return try await cache.confirmElement(type: store.type, id: id.persistentKey, confirmation)
             } catch {
                 throw store.failure("write", id, error)
             }

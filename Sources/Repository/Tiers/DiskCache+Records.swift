@@ -120,26 +120,25 @@ extension DiskCache {
     }
 
     /// Sets the write time and validators of element `id` of `type` at the file's next write
-    /// version, when it is still the one written at `expected`; `nil` when it is not.
-    func confirmElement(type: String, id: String, expected: UInt64, writtenAt: Date, validators: Validators)
-        async throws -> UInt64?
-    {
+    /// version, when it is still the one the fetch compared (see
+    /// ``Confirmation/matchesStored(from:)``); `nil` when it is not.
+    func confirmElement(type: String, id: String, _ confirmation: Confirmation) async throws -> UInt64? {
         try await writeFault?("\(type)|\(id)")
         return try database.transaction(operation: "write the cache in") {
             let version = try advanceVersion()
             let update = try database.prepare(
                 """
                 UPDATE content_loading_elements
-                    SET written_at = ?, version = ?, entity_tag = coalesce(?, entity_tag),
-                        last_modified = coalesce(?, last_modified), max_age = ?
-                    WHERE type = ? AND id = ? AND version = ?
+                    SET written_at = ?1, version = ?2, entity_tag = coalesce(?3, entity_tag),
+                        last_modified = coalesce(?4, last_modified), max_age = ?5
+                    WHERE type = ?6 AND id = ?7 AND \(Confirmation.matchesStored(from: 8))
                 """, operation: "write the cache in")
-            try update.bind(writtenAt.timeIntervalSince1970, at: 1)
+            try update.bind(confirmation.writtenAt.timeIntervalSince1970, at: 1)
             try update.bind(Int(version), at: 2)
-            try Self.bind(validators, to: update, at: 3)
+            try Self.bind(confirmation.validators, to: update, at: 3)
             try update.bind(type, at: 6)
             try update.bind(id, at: 7)
-            try update.bind(Int(clamping: expected), at: 8)
+            try confirmation.bindMatch(to: update, at: 8)
             try update.step()
             return try changedRows() > 0 ? version : nil
         }

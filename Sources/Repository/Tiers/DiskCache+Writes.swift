@@ -53,14 +53,12 @@ extension DiskCache {
     }
 
     /// Sets the write time and validators of the entry for `key` at the file's next write
-    /// version (a fetch found its value unchanged), when the entry is still the one written at
-    /// `expected`.
+    /// version (a fetch found its value unchanged), when the entry is still the one the fetch
+    /// compared (see ``Confirmation/matchesStored(from:)``).
     ///
     /// - Returns: The new version; `nil` when the entry is gone or was written again since
     ///   (nothing changes).
-    func confirm(_ key: String, expected: UInt64, writtenAt: Date, validators: Validators) async throws
-        -> UInt64?
-    {
+    func confirm(_ key: String, _ confirmation: Confirmation) async throws -> UInt64? {
         // NB: the only suspension, before anything changes: a read may run meanwhile.
         try await writeFault?(key)
         return try database.transaction(operation: "write the cache in") {
@@ -68,14 +66,14 @@ extension DiskCache {
             let update = try database.prepare(
                 """
                 UPDATE content_loading_cache
-                    SET written_at = ?, version = ?, entity_tag = ?, last_modified = ?, max_age = ?
-                    WHERE key = ? AND version = ?
+                    SET written_at = ?1, version = ?2, entity_tag = ?3, last_modified = ?4, max_age = ?5
+                    WHERE key = ?6 AND \(Confirmation.matchesStored(from: 7))
                 """, operation: "write the cache in")
-            try update.bind(writtenAt.timeIntervalSince1970, at: 1)
+            try update.bind(confirmation.writtenAt.timeIntervalSince1970, at: 1)
             try update.bind(Int(version), at: 2)
-            try Self.bind(validators, to: update, at: 3)
+            try Self.bind(confirmation.validators, to: update, at: 3)
             try update.bind(key, at: 6)
-            try update.bind(Int(clamping: expected), at: 7)
+            try confirmation.bindMatch(to: update, at: 7)
             try update.step()
             return try changedRows() > 0 ? version : nil
         }

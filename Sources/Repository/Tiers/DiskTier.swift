@@ -74,22 +74,15 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         }
     }
 
-    func confirm(_ value: Value, for key: Key, expected: UInt64, writtenAt: Date, validators: Validators)
-        async throws -> UInt64?
-    {
-        try await confirming(value, for: key, writtenAt: writtenAt, validators: validators) {
-            try await confirmStored(key, expected: expected, writtenAt: writtenAt, validators: validators)
-        }
+    func confirm(_ value: Value, for key: Key, _ confirmation: Confirmation) async throws -> TierWrite<Value> {
+        try await confirming(value, for: key, confirmation) { try await confirmStored(key, confirmation) }
     }
 
     /// Sets the write time and validators of the stored entry of `key` when it is still the
-    /// one written at `expected`; `nil` when it is not (see `DiskCache.confirm`).
-    func confirmStored(_ key: Key, expected: UInt64, writtenAt: Date, validators: Validators) async throws
-        -> UInt64?
-    {
+    /// one the fetch compared; `nil` when it is not (see `DiskCache.confirm`).
+    func confirmStored(_ key: Key, _ confirmation: Confirmation) async throws -> UInt64? {
         do {
-            return try await cache.confirm(
-                storageKey(key), expected: expected, writtenAt: writtenAt, validators: validators)
+            return try await cache.confirm(storageKey(key), confirmation)
         } catch {
             throw failure("write", key, error)
         }

@@ -33,13 +33,14 @@ protocol PersistentTier<Key, Value>: Sendable {
     )
         async throws -> TierWrite<Value>
 
-    /// Records that a fetch found `value`, stored for `key` at `expected`, unchanged at
-    /// `writtenAt`, with `validators`: its age starts again. When the stored entry changed
-    /// since (another process wrote it), `value` is written in full instead.
+    /// Records that a fetch found `value`, the value of `key` it compared, unchanged (see
+    /// ``Confirmation``): its age starts again. When the stored entry is no longer the one
+    /// compared (another process wrote it, or it went), `value` is written in full instead,
+    /// keeping every part of it the tier stores on its own and still holds.
     ///
-    /// - Returns: The version of the confirmation; `nil` when the tier keeps no versions.
-    func confirm(_ value: Value, for key: Key, expected: UInt64, writtenAt: Date, validators: Validators)
-        async throws -> UInt64?
+    /// - Returns: The version of the confirmation (`nil` when the tier keeps no versions), and
+    ///   the value as stored when a part of it was kept.
+    func confirm(_ value: Value, for key: Key, _ confirmation: Confirmation) async throws -> TierWrite<Value>
 
     /// Removes the value of `key`.
     ///
@@ -70,16 +71,19 @@ extension PersistentTier {
     func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result { try await write() }
 
     /// A confirmation as every tier that keeps versions makes it: `confirmStored` updates the
-    /// stored entry when it is still the one the fetch compared (`nil`: it changed since, so
-    /// `value` is written in full); a response that must not be stored removes it instead.
+    /// stored entry when it is still the one the fetch compared (`nil`: it is not, so `value` is
+    /// written in full); a response that must not be stored removes it instead.
     func confirming(
-        _ value: Value, for key: Key, writtenAt: Date, validators: Validators,
-        _ confirmStored: () async throws -> UInt64?
-    ) async throws -> UInt64? {
-        if validators.freshness?.isNoStore == true { return try await remove(key) }
-        if let confirmed = try await confirmStored() { return confirmed }
-        return try await write(value, for: key, writtenAt: writtenAt, validators: validators, keepingWritesAfter: nil)
-            .version
+        _ value: Value, for key: Key, _ confirmation: Confirmation, _ confirmStored: () async throws -> UInt64?
+    ) async throws -> TierWrite<Value> {
+        if confirmation.validators.freshness?.isNoStore == true { return TierWrite(version: try await remove(key)) }
+        if let confirmed = try await confirmStored() { return TierWrite(version: confirmed) }
+        // NB: `value` is the one the fetch compared, no newer than any part the file holds on
+        // its own (an element saved since, whose edit may not have reached it yet): every
+        // such part is kept, and only the parts the file lost are written.
+        return try await write(
+            value, for: key, writtenAt: confirmation.writtenAt, validators: confirmation.validators,
+            keepingWritesAfter: 0)
     }
 }
 

@@ -36,11 +36,11 @@ struct StoreTier<Element: Sendable & Identifiable & Equatable>: PersistentTier w
     }
 
     /// Records `writtenAt` as the last sync time.
-    func confirm(
-        _ value: [Element], for key: WholeCollection, expected: UInt64, writtenAt: Date, validators: Validators
-    ) async throws -> UInt64? {
-        try await store.setLastSyncDate(writtenAt)
-        return nil
+    func confirm(_ value: [Element], for key: WholeCollection, _ confirmation: Confirmation) async throws
+        -> TierWrite<[Element]>
+    {
+        try await store.setLastSyncDate(confirmation.writtenAt)
+        return TierWrite(version: nil)
     }
 
     /// Empties the collection.
