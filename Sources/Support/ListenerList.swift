@@ -20,6 +20,9 @@ package final class ListenerList<Listener: Sendable>: Sendable {
         }
     }
 
+    /// Whether no listener is kept.
+    package var isEmpty: Bool { state.withLock { $0.all.isEmpty } }
+
     /// The listeners now, in the order they were added, each with its number.
     package var current: [(number: UInt64, listener: Listener)] { state.withLock { $0.all } }
 

@@ -196,6 +196,16 @@ struct PersistedPagingTests {
         #expect(catalog.requests == requests, "no request: both pages were stored")
     }
 
+    @Test func aSaveOrRemovalCalledOffTheMainActorReachesThePagingModelBeforeItReturns() async throws {
+        let (store, feed) = try launch()
+        await feed.refresh().completed()
+
+        try await Task.detached { try await store.save(Contact(id: 1, phone: "saved elsewhere")) }.value
+        #expect(feed.items[1].phone == "saved elsewhere")
+        try await Task.detached { try await store.remove(id: 2) }.value
+        #expect(feed.items.map(\.id) == [0, 1])
+    }
+
     @Test func aSaveThroughTheStoreReachesThePagingModelTheStoredPagesAndOtherLists() async throws {
         var (store, feed) = try launch()
         let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in [Contact(id: 4, phone: "listed")] }

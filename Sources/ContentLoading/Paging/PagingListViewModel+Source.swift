@@ -46,7 +46,7 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
         // NB: the store keeps the listener, which holds the model weakly: it goes with the model.
         source.listen { [weak self] change in
             guard let self else { return false }
-            await self.apply(change)
+            self.apply(change)
             return true
         }
     }

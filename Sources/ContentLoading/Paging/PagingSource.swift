@@ -23,16 +23,19 @@ where Element.ID: Sendable {
     /// Whether two inputs load the same stored list (a list shown for one is the other's).
     package let isSameList: @Sendable (Input, Input) -> Bool
     /// Adds a listener for the changes made to elements elsewhere (saves and removals through
-    /// the store, pages other lists stored); the listener returns `false` once it is gone.
-    package let listen: @Sendable (_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) -> Void
+    /// the store, pages other lists stored), run on the main actor; the listener returns
+    /// `false` once it is gone.
+    package let listen: @Sendable (_ listener: @escaping Listener) -> Void
+
+    /// Hears a change on the main actor, where the model shows it.
+    package typealias Listener = @MainActor @Sendable (PagingSourceChange<Element>) -> Bool
 
     package init(
         storedInitialPage: @escaping @Sendable (Input) async throws -> ServedPage<Element, Cursor>?,
         refreshedInitialPage: @escaping @Sendable (Input) async throws -> ServedPage<Element, Cursor>?,
         page: @escaping @Sendable (Input, Cursor?, PagingDirection) async throws -> ServedPage<Element, Cursor>,
         isSameList: @escaping @Sendable (Input, Input) -> Bool = { _, _ in true },
-        listen:
-            @escaping @Sendable (_ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool) -> Void
+        listen: @escaping @Sendable (_ listener: @escaping Listener) -> Void
     ) {
         self.storedInitialPage = storedInitialPage
         self.refreshedInitialPage = refreshedInitialPage

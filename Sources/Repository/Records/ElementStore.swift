@@ -35,7 +35,10 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// The newest version of each element among the changes being shared.
     let versions = ElementVersions<Element.ID>()
     /// The listeners, in the order they were added (each change reaches them in that order).
-    private let listeners = ListenerList<Listener>()
+    let listeners = ListenerList<Listener>()
+    /// The listeners on the main actor (paging models), in the order they were added: each
+    /// change reaches them after the others, in one step on the main actor.
+    let mainActorListeners = ListenerList<MainActorListener>()
 
     /// What runs when a request of a repository or paging list over the store succeeds.
     /// Each returns `false` when its outbox is gone (then it is dropped).
@@ -43,6 +46,8 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
 
     /// Hears an element change; `false` when its repository is gone.
     typealias Listener = @Sendable (ElementChange<Element>) async -> Bool
+    /// Hears an element change on the main actor; `false` when its model is gone.
+    typealias MainActorListener = @MainActor @Sendable (ElementChange<Element>) -> Bool
 
     /// Creates a store of elements in `disk` (the file may hold other repositories' entries).
     ///
@@ -59,22 +64,30 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     ///
     /// - Throws: ``CacheError`` naming the file and the element when the write fails: then
     ///   nothing changed.
-    public func save(_ element: Element) async throws {
+    ///
+    /// The write runs off the main actor. Called on the main actor, the save reaches the paging
+    /// models over the store there, without a hop, before it returns.
+    nonisolated(nonsending) public func save(_ element: Element) async throws {
         try await versions.sharing {
-            let writtenAt = now()
-            let written: (version: UInt64, kept: Data?)
-            do {
-                let data = try Self.encoded(element)
-                written = try await disk.writeElement(
-                    data, type: type, id: element.id.persistentKey, writtenAt: writtenAt, validators: .none,
-                    keepingWritesAfter: nil)
-            } catch {
-                throw failure("write", element.id, error)
-            }
-            // NB: with pending mutations, the element shows them over the value saved.
-            let shown = written.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) } ?? element
-            await share(ElementChange(saved: [shown], version: written.version, writtenAt: writtenAt))
+            await shareOnMainActorIfHeard(try await saved(element))
         }
+    }
+
+    /// Writes `element` and shares the change with the listeners off the main actor; returns it.
+    @concurrent private func saved(_ element: Element) async throws -> ElementChange<Element> {
+        let writtenAt = now()
+        let written: (version: UInt64, kept: Data?)
+        do {
+            let data = try Self.encoded(element)
+            written = try await disk.writeElement(
+                data, type: type, id: element.id.persistentKey, writtenAt: writtenAt, validators: .none,
+                keepingWritesAfter: nil)
+        } catch {
+            throw failure("write", element.id, error)
+        }
+        // NB: with pending mutations, the element shows them over the value saved.
+        let shown = written.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) } ?? element
+        return await shareOffMainActor(ElementChange(saved: [shown], version: written.version, writtenAt: writtenAt))
     }
 
     /// Removes the element with `id`: every list of a repository over this store drops it
@@ -82,16 +95,22 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     ///
     /// - Throws: ``CacheError`` naming the file and the element when the removal fails: then
     ///   nothing changed.
-    public func remove(id: Element.ID) async throws {
+    nonisolated(nonsending) public func remove(id: Element.ID) async throws {
         try await versions.sharing {
-            let version: UInt64
-            do {
-                version = try await disk.removeElement(type: type, id: id.persistentKey)
-            } catch {
-                throw failure("remove", id, error)
-            }
-            await share(ElementChange(removed: id, version: version, writtenAt: now()))
+            await shareOnMainActorIfHeard(try await removed(id))
         }
+    }
+
+    /// Removes the element with `id` and shares the change with the listeners off the main
+    /// actor; returns it.
+    @concurrent private func removed(_ id: Element.ID) async throws -> ElementChange<Element> {
+        let version: UInt64
+        do {
+            version = try await disk.removeElement(type: type, id: id.persistentKey)
+        } catch {
+            throw failure("remove", id, error)
+        }
+        return await shareOffMainActor(ElementChange(removed: id, version: version, writtenAt: now()))
     }
 
     /// The stored element with `id`; `nil` when there is none.
@@ -107,9 +126,6 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
         }
     }
 
-    /// Adds `listener`, which hears every save and removal made through the store.
-    func listen(_ listener: @escaping Listener) { listeners.add(listener) }
-
     /// Adds `action`, run each time a fetch of a repository or paging list over the store
     /// succeeded and what it found is stored (an ``Outbox`` sends what waits for the server).
     /// `action` returns `false` when its outbox is gone: it is dropped then.
@@ -118,17 +134,6 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// A fetch over the store succeeded and its value is stored: the server can be reached.
     func requestSucceeded() {
         for (number, action) in requestActions.current where !action() { requestActions.remove(number) }
-    }
-
-    /// Hands `change` to every listener, in turn (in the order they were added), and drops
-    /// those whose repository is gone.
-    /// Runs inside `versions.sharing` with the write that made the change: a receiver that
-    /// hears it after a newer change of one of its elements leaves that element out.
-    func share(_ change: ElementChange<Element>) async {
-        var change = change
-        change.versions = versions
-        versions.note(change.ids, version: change.version)
-        for (number, listener) in listeners.current where !(await listener(change)) { listeners.remove(number) }
     }
 
     /// A ``CacheError`` naming the file and element `id`.

@@ -12,8 +12,14 @@ import ContentLoadingSupport
 final class ElementVersions<ID: Hashable & Sendable>: Sendable {
     private let state = Locked((writes: 0, newest: [ID: UInt64]()))
 
+    /// A write of elements and its share, run where its caller runs.
+    typealias Write<Result> = nonisolated(nonsending) () async throws -> Result
+
     /// Runs `write`, a write of elements and its share, counted as in flight until it ends.
-    func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result {
+    ///
+    /// NB: `write` runs where the caller does: an element save called on the main actor shares
+    /// its change with the paging models there, without a hop.
+    nonisolated(nonsending) func sharing<Result>(_ write: Write<Result>) async rethrows -> Result {
         state.withLock { $0.writes += 1 }
         defer {
             state.withLock { state in

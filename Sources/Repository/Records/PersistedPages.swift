@@ -92,11 +92,11 @@ where Element.ID: CacheKey {
     /// A change is heard with what tells whether a newer change of one of its elements came
     /// first: the model, which applies it later, leaves those out.
     static func listen(
-        to store: ElementStore<Element>, _ listener: @escaping @Sendable (PagingSourceChange<Element>) async -> Bool
+        to store: ElementStore<Element>,
+        _ listener: @escaping @MainActor @Sendable (PagingSourceChange<Element>) -> Bool
     ) {
-        store.listen { change in
-            await listener(
-                PagingSourceChange(saved: change.saved, removed: change.removed) { change.isSuperseded($0) })
+        store.listenOnMainActor { change in
+            listener(PagingSourceChange(saved: change.saved, removed: change.removed) { change.isSuperseded($0) })
         }
     }
 
