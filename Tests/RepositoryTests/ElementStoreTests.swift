@@ -54,6 +54,17 @@ struct ElementStoreTests {
             try await lists.value(for: "favourites", policy: .returnCacheDontLoad)?.value == Self.lists["favourites"])
     }
 
+    @Test func aListFetchedAgainInFullWithEqualElementsIsUnchanged() async throws {
+        let (_, lists, _) = try launch()
+        try await lists.refresh("all")
+        var events = lists.events(for: "all", policy: .returnCacheThenLoad).makeAsyncIterator()
+        let cached = try #require(await events.next()?.cachedValue)
+        #expect(cached.isRefreshing)
+        let fetched = try #require(await events.next()?.cachedValue)
+        #expect(fetched.isUnchanged, "Contact is Equatable: the same list, compared, as any Equatable value")
+        #expect(fetched.value == Self.lists["all"])
+    }
+
     @Test func anElementSaveReachesAListOnlyOnDiskAndSurvivesARelaunch() async throws {
         var (store, lists, _) = try launch(memory: 1)
         for key in ["all", "favourites"] { try await lists.refresh(key) }

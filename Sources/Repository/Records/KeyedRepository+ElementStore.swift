@@ -1,11 +1,14 @@
 import ContentLoading
+import ContentLoadingSupport
 import Foundation
 
 extension KeyedRepository {
     /// Creates a repository of lists whose elements live in `elements`: each list is stored as
     /// the ordered ids of its elements, each element once, and a save or removal made through
     /// the store (or ``save(element:)`` here) reaches every list holding its id, in memory, for
-    /// live readers and on disk.
+    /// live readers and on disk. When `Element` is `Equatable`, a list fetched in full is
+    /// compared with the cached one, as for any `Equatable` value: the same list is
+    /// ``CachedValue/isUnchanged``.
     ///
     /// ```swift
     /// let search = KeyedRepository<String, [Contact]>(elements: contacts) { query in try await api.search(query) }
@@ -28,14 +31,13 @@ extension KeyedRepository {
         fetchIfChanged: @escaping @Sendable (Key, Validators) async throws -> FetchResult<Value>
     ) where Value == [Element] {
         let tier = ElementListTier<Key, Element>(store: elements)
-        // NB: no `isUnchanged`: a fetched value equal to the cached one is written through like
-        // any other, keeping the element saves made after the fetch started. Confirming the cached
-        // value instead raced with those saves: one landing between the comparison and the
-        // confirmation was overwritten in the file by the value compared before it, while readers
-        // kept showing it (RecordsInterleavingTests, 2,500 steps, failed about one run in two).
+        // NB: an equal list confirms the cached one, which keeps what the file holds of each
+        // element (its entity tag for the outbox's `If-Match` too). A confirmation never writes
+        // the elements it compared over the rows (see `PersistentTier.confirming`), so an
+        // element saved meanwhile keeps its save.
         self.init(
-            memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, isUnchanged: nil, retry: retry,
-            fetchStored: { [elements] in elements.requestSucceeded() }, fetch: fetchIfChanged)
+            memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, isUnchanged: Self.equality,
+            retry: retry, fetchStored: { [elements] in elements.requestSucceeded() }, fetch: fetchIfChanged)
         // NB: the store keeps the listener: it holds the repository weakly and nothing that
         // holds the store (the tier does), or the store and its file would never be freed.
         let (holders, origin) = (tier.holders, tier.origin)
@@ -81,10 +83,10 @@ extension KeyedRepository {
         fetchIfChanged: @escaping @Sendable (Key, Validators) async throws -> FetchResult<Value>
     ) where Value: Identifiable & Codable, Value.ID == Key {
         let tier = ElementTier(store: elements)
-        // NB: no `isUnchanged`, as for lists (see there).
+        // NB: an equal element confirms the cached one, as for lists (see there).
         self.init(
-            memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, isUnchanged: nil, retry: retry,
-            fetchStored: { [elements] in elements.requestSucceeded() }, fetch: fetchIfChanged)
+            memory: memory, tier: tier, disk: elements.disk, ages: ages, now: now, isUnchanged: Self.equality,
+            retry: retry, fetchStored: { [elements] in elements.requestSucceeded() }, fetch: fetchIfChanged)
         let origin = tier.origin
         elements.listen { [weak self] change in
             guard let self else { return false }
@@ -116,5 +118,13 @@ extension KeyedRepository {
     func invalidate(keysWithPrefixes prefixes: [String]) {
         guard !prefixes.isEmpty else { return }
         invalidate { key in prefixes.contains { key.persistentKey.hasPrefix($0) } }
+    }
+
+    /// `==` when `Value` is `Equatable` (checked at run time: a list of `Equatable` elements
+    /// is), so the element-store variants compare a fetched value as the `Equatable` ones do;
+    /// `nil` otherwise.
+    static var equality: (@Sendable (Value, Value) -> Bool)? {
+        guard Value.self is any Equatable.Type else { return nil }
+        return { lhs, rhs in isSame(lhs, rhs) }
     }
 }

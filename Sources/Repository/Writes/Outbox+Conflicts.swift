@@ -47,7 +47,9 @@ extension Outbox {
             case .serverWins, .ask: nil
             }
         guard let sent else {
-            let server = details.server == nil ? nil : conflict.conflict.body
+            // NB: stored in the rows' encoding, not as the body came: the same value fetched
+            // later is then the same bytes, and the file keeps its entity tag for `If-Match`.
+            let server = details.server.flatMap { try? ElementStore<Element>.encoded($0) }
             let change = DiskCache.ServerValueChange.answer(server, entityTag: details.entityTag)
             return await settled(stored, change, pending: pending, error: nil)
         }
