@@ -65,6 +65,19 @@ struct ElementStoreTests {
         #expect(fetched.value == Self.lists["all"])
     }
 
+    @Test func anElementWrittenByIDOutlivesTheListsThatHeldIt() async throws {
+        var (store, lists, details) = try launch()
+        try await lists.refresh("all")
+        try await details.refresh(1)
+        try await store.save(Contact(id: 2, phone: "saved"))
+        try await lists.remove("all")
+        #expect(try await store.element(id: 3) == nil, "only the list held it: it went with the list")
+
+        (store, lists, details) = try launch()
+        #expect(try await details.value(for: 1, policy: .returnCacheDontLoad)?.value.phone == "fetched")
+        #expect(try await details.value(for: 2, policy: .returnCacheDontLoad)?.value.phone == "saved")
+    }
+
     @Test func anElementSaveReachesAListOnlyOnDiskAndSurvivesARelaunch() async throws {
         var (store, lists, _) = try launch(memory: 1)
         for key in ["all", "favourites"] { try await lists.refresh(key) }

@@ -6,8 +6,8 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// Records under interleaved work: element saves and removals, server changes, list fetches,
-/// and a persisted paging list loading pages at both ends through a window and refreshing,
+/// Records under interleaved work: element saves and removals, server changes, list and detail
+/// fetches (answered 304 when nothing changed), list removals, and a persisted paging list loading pages at both ends through a window and refreshing,
 /// run a few at a time at random. After every step each reader (the paging model, a list, a
 /// detail) shows, for every id it holds, the element row the file holds (the latest write),
 /// and the stored pages are contiguous.
@@ -52,7 +52,7 @@ struct RecordsInterleavingTests {
 
         for step in 0..<Self.steps {
             let operations = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                (Int.random(in: 0..<9, using: &random), Int.random(in: 0..<24, using: &random))
+                (Int.random(in: 0..<11, using: &random), Int.random(in: 0..<24, using: &random))
             }
             let world = World(store: store, lists: lists, details: details, feed: feed, catalog: catalog)
             await withTaskGroup(of: Void.self) { group in
@@ -77,7 +77,12 @@ struct RecordsInterleavingTests {
                 guard let detail = try await details.value(for: id, policy: .returnCacheDontLoad)?.value else {
                     continue
                 }
-                #expect(try await store.element(id: id) == detail, "\(context): the detail of \(id)")
+                // NB: a detail read from a list's row, and not written by id, goes from the file
+                // with the lists that held it (a list removal); what the file holds, it shows.
+                let row = try await store.element(id: id)
+                #expect(
+                    row == nil || row == detail,
+                    "\(context): the detail shows \(detail), the file \(String(describing: row))")
             }
             try expectContiguousPages(in: path, context)
         }
@@ -92,7 +97,7 @@ struct RecordsInterleavingTests {
         let feed: PagingListViewModel<Void, Contact, String>
         let catalog: PagedCatalog
 
-        /// Runs operation `operation` (0…8) on contact `id`, at `step`; failures (a fetch of a
+        /// Runs operation `operation` (0…10) on contact `id`, at `step`; failures (a fetch of a
         /// page whose cursor went) are part of the game.
         @MainActor func perform(_ operation: Int, on id: Int, at step: Int) async {
             switch operation {
@@ -103,6 +108,8 @@ struct RecordsInterleavingTests {
             case 5: await feed.loadPreviousPage().settled()
             case 6: await feed.refresh().completed()
             case 7: _ = try? await lists.refresh("first")
+            case 8: _ = try? await details.refresh(id)
+            case 9: try? await lists.remove("first")
             default: _ = try? await details.value(for: id, policy: .returnCacheElseLoad)
             }
         }

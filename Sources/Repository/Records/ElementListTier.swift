@@ -63,6 +63,10 @@ where Element.ID: CacheKey {
     ) async throws -> TierWrite<[Element]> {
         // NB: the server said not to store it: no copy on disk, not even an older one.
         if validators.freshness?.isNoStore == true { return TierWrite(version: try await remove(key)) }
+        // NB: held before the write: a save of one of its elements that lands after the write
+        // finds the key, and waits for the key's write lock to edit what this write stores.
+        // Held after, a save in between reached neither the list in memory nor its readers.
+        holders.hold(value.map(\.id), in: key)
         let write: (version: UInt64, kept: [String: Data])
         do {
             let elements = try store.encoded(value)
@@ -73,7 +77,6 @@ where Element.ID: CacheKey {
         } catch {
             throw rows.failure("write", key, error)
         }
-        holders.hold(value.map(\.id), in: key)
         guard !write.kept.isEmpty else { return TierWrite(version: write.version) }
         // NB: an element saved after the fetch started is kept in the file; the readers get it too.
         return TierWrite(version: write.version, kept: store.keeping(write.kept, in: value))

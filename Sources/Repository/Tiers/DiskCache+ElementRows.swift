@@ -129,6 +129,19 @@ extension DiskCache {
         for id in ids.subtracting(held) { try step(insert, type, id, key) }
     }
 
+    /// The membership key of the elements written by id (a detail's fetch, a save through the
+    /// store, a mutation performed): no list row has it, so such an element stays when the
+    /// lists that held it go, until it is removed itself.
+    static let heldByIDKey = ""
+
+    /// Holds element `id` of `type` by id (see ``heldByIDKey``), inside a write's transaction.
+    func holdByID(type: String, id: String) throws {
+        let insert = try database.prepare(
+            "INSERT OR IGNORE INTO content_loading_list_members (element_type, element_id, list_key) VALUES (?, ?, ?)",
+            operation: "write the cache in")
+        try step(insert, type, id, Self.heldByIDKey)
+    }
+
     /// The stored data of the elements of `type` held under `membersKey`, by id: `nil` for an
     /// element held with no row (the file lost it).
     func memberElements(_ membersKey: String, type: String) throws -> [String: Data?] {

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// A list row that goes (removed, evicted, discarded) takes its membership rows with it, and
 /// an element no list holds any more goes with its last membership row (triggers), so element
-/// rows are bounded by the lists that hold them.
+/// rows are bounded by the lists that hold them; an element written by id is held by id too
+/// (see ``heldByIDKey``), and stays until it is removed.
 extension DiskCache {
     static let recordsSchema = """
         CREATE TABLE content_loading_elements (
@@ -97,7 +98,7 @@ extension DiskCache {
     }
 
     /// Writes element `id` of `type`, at the file's next write version, unless a write after
-    /// `started` holds it (`nil`: whatever holds it).
+    /// `started` holds it (`nil`: whatever holds it); either way the element is held by id.
     ///
     /// - Returns: The version, and the stored data when a later write was kept.
     func writeElement(
@@ -112,6 +113,7 @@ extension DiskCache {
             let written = try upsertElement(
                 shown ?? data, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
                 keepingWritesAfter: started, using: try elementUpsert())
+            try holdByID(type: type, id: id)
             guard written else { return (version, try storedElement(type: type, id: id)?.data) }
             guard let shown else { return (version, nil) }
             try writeServerValue(data, entityTag: validators.entityTag, type: type, id: id)
@@ -140,7 +142,9 @@ extension DiskCache {
             try update.bind(id, at: 7)
             try confirmation.bindMatch(to: update, at: 8)
             try update.step()
-            return try changedRows() > 0 ? version : nil
+            guard try changedRows() > 0 else { return nil }
+            try holdByID(type: type, id: id)
+            return version
         }
     }
 
