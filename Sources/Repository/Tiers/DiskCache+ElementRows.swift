@@ -15,15 +15,17 @@ extension DiskCache {
     }
 
     /// The statement that writes an element row unless a write after a version holds it:
-    /// parameters type, id, value, version, written_at, entity_tag, last_modified, max_age and
-    /// that version (NULL: write whatever holds it); it returns a row when it wrote.
+    /// parameters type, id, value, version, written_at, entity_tag, last_modified, max_age,
+    /// that version (NULL: write whatever holds it) and whether it is written by id (1: it stays
+    /// held by id; 0: as it was); it returns a row when it wrote.
     func elementUpsert() throws -> SQLiteStatement {
         try database.prepare(
             """
             INSERT INTO content_loading_elements
-                (type, id, value, version, written_at, entity_tag, last_modified, max_age)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                (type, id, value, version, written_at, entity_tag, last_modified, max_age, held_by_id)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10)
                 ON CONFLICT (type, id) DO UPDATE SET
+                    held_by_id = max(content_loading_elements.held_by_id, excluded.held_by_id),
                     value = excluded.value, version = excluded.version, written_at = excluded.written_at,
                     entity_tag = CASE WHEN excluded.entity_tag IS NULL AND excluded.last_modified IS NULL
                         AND content_loading_elements.value = excluded.value
@@ -43,7 +45,7 @@ extension DiskCache {
     /// - Returns: Whether it was written (`false`: a write after `started` was kept).
     func upsertElement(
         _ data: Data, type: String, id: String, version: UInt64, writtenAt: Date, validators: Validators,
-        keepingWritesAfter started: UInt64?, using upsert: SQLiteStatement
+        keepingWritesAfter started: UInt64?, heldByID: Bool, using upsert: SQLiteStatement
     ) throws -> Bool {
         try upsert.bind(type, at: 1)
         try upsert.bind(id, at: 2)
@@ -52,6 +54,7 @@ extension DiskCache {
         try upsert.bind(writtenAt.timeIntervalSince1970, at: 5)
         try Self.bind(validators, to: upsert, at: 6)
         try upsert.bind(started.map { Int(clamping: $0) }, at: 9)
+        try upsert.bind(heldByID ? 1 : 0, at: 10)
         let written = try upsert.step()
         // NB: RETURNING yields its row before the statement has run to its end.
         while try upsert.step() {}
@@ -77,7 +80,7 @@ extension DiskCache {
             let shown = try shownValue(ofServerValue: element.data, type: type, id: element.id)
             let written = try upsertElement(
                 shown ?? element.data, type: type, id: element.id, version: version, writtenAt: writtenAt,
-                validators: .none, keepingWritesAfter: started, using: upsert)
+                validators: .none, keepingWritesAfter: started, heldByID: false, using: upsert)
             if !written {
                 kept[element.id] = try storedElement(type: type, id: element.id)?.data
             } else if let shown {
@@ -129,17 +132,15 @@ extension DiskCache {
         for id in ids.subtracting(held) { try step(insert, type, id, key) }
     }
 
-    /// The membership key of the elements written by id (a detail's fetch, a save through the
-    /// store, a mutation performed): no list row has it, so such an element stays when the
-    /// lists that held it go, until it is removed itself.
-    static let heldByIDKey = ""
-
-    /// Holds element `id` of `type` by id (see ``heldByIDKey``), inside a write's transaction.
+    /// Holds element `id` of `type` by id, inside a write's transaction: it stays when the lists
+    /// that held it go, until it is removed itself (see `DiskCache+Records.swift`).
     func holdByID(type: String, id: String) throws {
-        let insert = try database.prepare(
-            "INSERT OR IGNORE INTO content_loading_list_members (element_type, element_id, list_key) VALUES (?, ?, ?)",
+        let update = try database.prepare(
+            "UPDATE content_loading_elements SET held_by_id = 1 WHERE type = ? AND id = ? AND held_by_id = 0",
             operation: "write the cache in")
-        try step(insert, type, id, Self.heldByIDKey)
+        try update.bind(type, at: 1)
+        try update.bind(id, at: 2)
+        try update.step()
     }
 
     /// The stored data of the elements of `type` held under `membersKey`, by id: `nil` for an

@@ -89,7 +89,6 @@ extension DiskCache {
             let sequence = insert.int(at: 0)
             while try insert.step() {}
             let shown = try showPending(type: type, id: id, base: base, version: version, writtenAt: performedAt)
-            try holdByID(type: type, id: id)
             return (version, shown, sequence)
         }
     }

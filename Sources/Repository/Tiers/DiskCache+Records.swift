@@ -8,8 +8,9 @@ import Foundation
 ///
 /// A list row that goes (removed, evicted, discarded) takes its membership rows with it, and
 /// an element no list holds any more goes with its last membership row (triggers), so element
-/// rows are bounded by the lists that hold them; an element written by id is held by id too
-/// (see ``heldByIDKey``), and stays until it is removed.
+/// rows are bounded by the lists that hold them; but an element written by id (a detail's
+/// fetch or confirmation, a save through the store, a mutation performed: `held_by_id`) stays
+/// until it is removed itself.
 extension DiskCache {
     static let recordsSchema = """
         CREATE TABLE content_loading_elements (
@@ -39,6 +40,21 @@ extension DiskCache {
                     WHERE element_type = old.element_type AND element_id = old.element_id)
         BEGIN
             DELETE FROM content_loading_elements WHERE type = old.element_type AND id = old.element_id;
+        END
+        """
+
+    /// Migration 8: elements written by id are held by id (`held_by_id` 1), and stay when the
+    /// lists that held them go. Elements stored before are not (as they were).
+    static let heldByIDSchema = """
+        ALTER TABLE content_loading_elements ADD COLUMN held_by_id INTEGER NOT NULL DEFAULT 0;
+        DROP TRIGGER content_loading_element_orphaned;
+        CREATE TRIGGER content_loading_element_orphaned AFTER DELETE ON content_loading_list_members
+            WHEN NOT EXISTS (
+                SELECT 1 FROM content_loading_list_members
+                    WHERE element_type = old.element_type AND element_id = old.element_id)
+        BEGIN
+            DELETE FROM content_loading_elements
+                WHERE type = old.element_type AND id = old.element_id AND held_by_id = 0;
         END
         """
 
@@ -112,9 +128,11 @@ extension DiskCache {
             let shown = try shownValue(ofServerValue: data, type: type, id: id)
             let written = try upsertElement(
                 shown ?? data, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
-                keepingWritesAfter: started, using: try elementUpsert())
-            try holdByID(type: type, id: id)
-            guard written else { return (version, try storedElement(type: type, id: id)?.data) }
+                keepingWritesAfter: started, heldByID: true, using: try elementUpsert())
+            guard written else {
+                try holdByID(type: type, id: id)
+                return (version, try storedElement(type: type, id: id)?.data)
+            }
             guard let shown else { return (version, nil) }
             try writeServerValue(data, entityTag: validators.entityTag, type: type, id: id)
             return (version, shown)
@@ -132,7 +150,7 @@ extension DiskCache {
                 """
                 UPDATE content_loading_elements
                     SET written_at = ?1, version = ?2, entity_tag = coalesce(?3, entity_tag),
-                        last_modified = coalesce(?4, last_modified), max_age = ?5
+                        last_modified = coalesce(?4, last_modified), max_age = ?5, held_by_id = 1
                     WHERE type = ?6 AND id = ?7 AND \(Confirmation.matchesStored(from: 8))
                 """, operation: "write the cache in")
             try update.bind(confirmation.writtenAt.timeIntervalSince1970, at: 1)
@@ -142,9 +160,7 @@ extension DiskCache {
             try update.bind(id, at: 7)
             try confirmation.bindMatch(to: update, at: 8)
             try update.step()
-            guard try changedRows() > 0 else { return nil }
-            try holdByID(type: type, id: id)
-            return version
+            return try changedRows() > 0 ? version : nil
         }
     }
 

@@ -110,7 +110,7 @@ extension DiskCache {
         let validators = Validators(entityTag: base.entityTag, lastModified: nil, freshness: nil)
         _ = try upsertElement(
             shown, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
-            keepingWritesAfter: nil, using: try elementUpsert())
+            keepingWritesAfter: nil, heldByID: true, using: try elementUpsert())
         return shown
     }
 }

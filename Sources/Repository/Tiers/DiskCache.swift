@@ -89,6 +89,8 @@ public actor DiskCache {
         pagesSchema,
         // 7: the outbox of mutations and the server values they apply to (see `DiskCache+Outbox.swift`).
         outboxSchema,
+        // 8: elements written by id stay when the lists that held them go (see `DiskCache+Records.swift`).
+        heldByIDSchema,
     ]
 
     /// The highest valid version stored, 0 when none.
