@@ -6,8 +6,9 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// Records under interleaved work: element saves and removals, server changes, list and detail
-/// fetches (answered 304 when nothing changed), list removals, and a persisted paging list loading pages at both ends through a window and refreshing,
+/// Records under interleaved work: element saves and removals, server changes, fetches of two
+/// overlapping lists and of details (answered 304 when nothing changed), list removals, and a
+/// persisted paging list loading pages at both ends through a window and refreshing,
 /// run a few at a time at random. After every step each reader (the paging model, a list, a
 /// detail) shows, for every id it holds, the element row the file holds (the latest write),
 /// and the stored pages are contiguous.
@@ -37,8 +38,9 @@ struct RecordsInterleavingTests {
         let catalog = PagedCatalog(count: 24, pageSize: 3)
         let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
         // NB: conditional fetches: a list or detail the server has not changed since is a 304.
-        let lists = KeyedRepository<String, [Contact]>(elements: store) { _, validators in
-            catalog.first(6, validators: validators)
+        // NB: two lists: "first" holds the first 6 contacts, "all" every one (each id in two).
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { key, validators in
+            catalog.first(key == "first" ? 6 : 24, validators: validators)
         }
         let details = KeyedRepository<Int, Contact>(elements: store) { id, validators in
             try catalog.contact(id, validators: validators)
@@ -67,11 +69,13 @@ struct RecordsInterleavingTests {
                     row == nil || row == item, "\(context): the feed shows \(item), the file \(String(describing: row))"
                 )
             }
-            for item in try await lists.value(for: "first", policy: .returnCacheDontLoad)?.value ?? [] {
-                let row = try await store.element(id: item.id)
-                #expect(
-                    row == nil || row == item, "\(context): the list shows \(item), the file \(String(describing: row))"
-                )
+            for key in ["first", "all"] {
+                for item in try await lists.value(for: key, policy: .returnCacheDontLoad)?.value ?? [] {
+                    let row = try await store.element(id: item.id)
+                    #expect(
+                        row == nil || row == item,
+                        "\(context): the list \(key) shows \(item), the file \(String(describing: row))")
+                }
             }
             for id in operations.map(\.1) {
                 guard let detail = try await details.value(for: id, policy: .returnCacheDontLoad)?.value else {
@@ -107,9 +111,9 @@ struct RecordsInterleavingTests {
             case 4: await feed.loadNextPage().settled()
             case 5: await feed.loadPreviousPage().settled()
             case 6: await feed.refresh().completed()
-            case 7: _ = try? await lists.refresh("first")
+            case 7: _ = try? await lists.refresh(id.isMultiple(of: 2) ? "first" : "all")
             case 8: _ = try? await details.refresh(id)
-            case 9: try? await lists.remove("first")
+            case 9: try? await lists.remove(id.isMultiple(of: 2) ? "first" : "all")
             default: _ = try? await details.value(for: id, policy: .returnCacheElseLoad)
             }
         }
