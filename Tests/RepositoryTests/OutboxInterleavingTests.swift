@@ -1,12 +1,14 @@
 import ContentLoading
 import ContentLoadingRepository
+import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
 import KitTestSupport
 import Testing
 
-/// Mutations, list and detail fetches, local saves, sends, server outages, rejections,
-/// conflicts (the server's copy changed: the server or the client wins, or both are merged) and relaunches,
+/// Mutations, list and detail fetches (a detail's conditional, with its entity tag: a 304 when
+/// the contact did not change), local saves, sends, server outages, rejections, conflicts (the
+/// server's copy changed: the server or the client wins, or both are merged) and relaunches,
 /// interleaved at random over one cache file per run: 200 runs, 10,000 in the full fault
 /// corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards that run side by side.
 ///
@@ -39,6 +41,7 @@ struct OutboxInterleavingTests {
             try await OutboxRun(path: path, context: "seed \(seed), run \(run)").play(&random)
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
+        #expect(OutboxRun.notModified.withLock { $0 } > 0, "some detail fetches were answered 304")
     }
 }
 
@@ -48,6 +51,8 @@ private final class OutboxRun {
     typealias Contact = ElementStoreTests.Contact
 
     static let ids = [1, 2, 3]
+    /// How many detail fetches, in every run, were answered "not modified".
+    static let notModified = Locked(0)
     let path: String
     let context: String
     let server = ContactServer(OutboxRun.ids.map { Contact(id: $0, phone: "s\($0)") })
@@ -66,7 +71,16 @@ private final class OutboxRun {
         init(path: String, server: ContactServer) throws {
             store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
             lists = KeyedRepository(elements: store) { _ in try await server.all() }
-            details = KeyedRepository(elements: store) { id in try await server.contact(id).0 }
+            // NB: a detail's fetch is conditional, with the contact's entity tag, as an app's is.
+            details = KeyedRepository(elements: store) { id, validators in
+                let (contact, tag) = try await server.contact(id)
+                let current = Validators(entityTag: tag)
+                guard validators.entityTag != tag else {
+                    OutboxRun.notModified.withLock { $0 += 1 }
+                    return .notModified(current)
+                }
+                return .modified(contact, current)
+            }
             // NB: paused, so sending happens only in the test's send steps, in a known order.
             outbox = Outbox(
                 store: store, environment: server, mutations: [AppendToPhone.self],
@@ -78,7 +92,8 @@ private final class OutboxRun {
     /// the entity tag it holds; the pending mutations in order; and the server's side.
     struct Model {
         var learned: [Int: String] = Dictionary(uniqueKeysWithValues: OutboxRun.ids.map { ($0, "s\($0)") })
-        var entityTags: [Int: String] = [:]
+        /// The launch's detail fetches bring each contact's entity tag.
+        var entityTags: [Int: String] = Dictionary(uniqueKeysWithValues: OutboxRun.ids.map { ($0, "v1") })
         var pending: [(id: Int, suffix: String, onConflict: String)] = []
         var server: [Int: String] = Dictionary(uniqueKeysWithValues: OutboxRun.ids.map { ($0, "s\($0)") })
         var versions: [Int: Int] = [:]
@@ -100,6 +115,13 @@ private final class OutboxRun {
                 learned[id] = server[id]
                 entityTags[id] = nil
             }
+        }
+
+        /// A fetch of the detail of `id` succeeded: it brings the server's value (unchanged
+        /// or not) and its entity tag.
+        mutating func fetchedDetail(_ id: Int) {
+            learned[id] = server[id]
+            entityTags[id] = serverTag(id)
         }
 
         /// The queue's run: each element's pending mutations sent in order, as the server
@@ -176,7 +198,7 @@ private final class OutboxRun {
             if model.online { model.fetched(Self.ids) }
         case 60..<67:
             try await step("fetch \(id)") { _ = try? await self.client.details.refresh(id) }
-            if model.online { model.fetched([id]) }
+            if model.online { model.fetchedDetail(id) }
         case 67..<74:
             try await step("save \(id)") {
                 try await self.client.store.save(Contact(id: id, phone: "l\(counter)"))
