@@ -78,6 +78,33 @@ struct ElementStoreTests {
         #expect(try await details.value(for: 2, policy: .returnCacheDontLoad)?.value.phone == "saved")
     }
 
+    @Test func aFileWrittenBeforeElementsWereHeldByIDIsMigratedWithItsElements() async throws {
+        var (store, lists, details) = try launch()
+        try await lists.refresh("all")
+        // NB: the file made as the kit made it before (schema version 7): no `held_by_id`.
+        try SQLiteDatabase(.file(path: path)).execute(
+            """
+            DROP TRIGGER content_loading_element_orphaned;
+            ALTER TABLE content_loading_elements DROP COLUMN held_by_id;
+            CREATE TRIGGER content_loading_element_orphaned AFTER DELETE ON content_loading_list_members
+                WHEN NOT EXISTS (
+                    SELECT 1 FROM content_loading_list_members
+                        WHERE element_type = old.element_type AND element_id = old.element_id)
+            BEGIN
+                DELETE FROM content_loading_elements WHERE type = old.element_type AND id = old.element_id;
+            END;
+            PRAGMA user_version = 7
+            """)
+
+        (store, lists, details) = try launch()
+        #expect(try rows("PRAGMA user_version") == ["8"])
+        #expect(try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value == Self.lists["all"])
+        try await details.refresh(1)
+        try await lists.remove("all")
+        #expect(try await store.element(id: 1)?.phone == "fetched", "fetched by id since: held")
+        #expect(try await store.element(id: 2) == nil, "stored before, only by the list: gone with it")
+    }
+
     @Test func anElementSaveReachesAListOnlyOnDiskAndSurvivesARelaunch() async throws {
         var (store, lists, _) = try launch(memory: 1)
         for key in ["all", "favourites"] { try await lists.refresh(key) }
