@@ -7,7 +7,8 @@ import Testing
 
 /// Saves, fetches, failed writes, invalidations, joins, reader cancellations and a clock that
 /// jumps back and forth, interleaved at random over a disk tier (SQLite, in memory): 1,000 runs,
-/// 10,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it).
+/// 10,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards
+/// of their own seeds.
 ///
 /// After each run: every save that returned is stored and every live reader ends with what the
 /// store holds, no reader is left refreshing or waiting, no value whose write failed was ever
@@ -16,17 +17,21 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct KeyedInterleavingTests {
     static let runs = ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" ? 10_000 : 1_000
+    nonisolated static let shards = 4
 
-    @Test func randomInterleavingsKeepEveryWritePathRule() async throws {
-        var random = SeededGenerator(seed: 24)
-        for run in 0..<Self.runs { try await Run(run: run).play(&random) }
+    // NB: shards, so that the runs' work off the main actor (the disk tier's) goes on beside the
+    // other suites of the fault corpus, and both cores are used once those have finished.
+    @Test(arguments: 0..<shards)
+    func randomInterleavingsKeepEveryWritePathRule(shard: Int) async throws {
+        var random = SeededGenerator(seed: 24 &+ UInt64(shard))
+        for run in 0..<Self.runs / Self.shards { try await Run(run: "shard \(shard), run \(run)").play(&random) }
     }
 }
 
 /// One run: a repository over an in-memory disk tier whose fetches the test completes.
 @MainActor
 private final class Run {
-    let run: Int
+    let run: String
     let clock = TestWallClock()
     let loader = ControlledLoader<String, String>()
     let disk: DiskCache
@@ -41,7 +46,7 @@ private final class Run {
     /// Values whose write failed: never to be shown.
     var lost: Set<String> = []
 
-    init(run: Int) throws {
+    init(run: String) throws {
         self.run = run
         disk = try DiskCache(.inMemory)
         let (loader, saves, poisoned, fetches) = (loader, saves, poisoned, fetches)
