@@ -11,15 +11,18 @@ struct EntityTagRetentionTests {
     typealias Contact = ElementStoreTests.Contact
 
     let server = ContactServer([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")])
+    let path: String
     let store: ElementStore<Contact>
+    let details: KeyedRepository<Int, Contact>
     let lists: KeyedRepository<String, [Contact]>
     let outbox: Outbox<Contact, ContactServer>
 
     /// Contact 1 read as a detail, with its entity tag.
     init() async throws {
-        store = ElementStore<Contact>(disk: try DiskCache(.file(path: try temporaryCachePath())))
+        path = try temporaryCachePath()
+        store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
         let server = server
-        let details = KeyedRepository<Int, Contact>(elements: store) { id, _ in
+        details = KeyedRepository<Int, Contact>(elements: store) { id, _ in
             let (contact, entityTag) = try await server.contact(id)
             return .modified(contact, Validators(entityTag: entityTag, lastModified: nil, freshness: nil))
         }
@@ -52,5 +55,24 @@ struct EntityTagRetentionTests {
         try await lists.refresh("all")
         #expect(try await performAndSend() == "confirmed", "no tag held for the new value: sent without If-Match")
         #expect(await server.phone(of: 1) == "ONE+a")
+    }
+
+    @Test func aDetailFetchOfTheValueAListBroughtTakesItsTagThoughTheRowWasWrittenAgainSince() async throws {
+        await server.setPhone(of: 1, to: "ONE")
+        try await lists.refresh("all")
+        // NB: the list again, changed by contact 2 only: contact 1's row is written again at a
+        // newer version, which the detail's copy of it does not have.
+        await server.setPhone(of: 2, to: "TWO")
+        try await lists.refresh("all")
+        // NB: the value the detail holds, with the server's tag: compared equal, confirmed.
+        try await details.refresh(1)
+        #expect(
+            try sqlRows("SELECT ifnull(entity_tag, '-') FROM content_loading_elements WHERE id = '1'", in: path) == [
+                "v2"
+            ], "the row holds the tag of its value")
+
+        await server.setPhone(of: 1, to: "ONE!")
+        #expect(try await performAndSend() == "conflict", "sent with the detail's If-Match, now stale")
+        #expect(await server.phone(of: 1) == "ONE!", "the server's edit is not overwritten")
     }
 }

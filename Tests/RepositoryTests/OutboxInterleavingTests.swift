@@ -66,11 +66,20 @@ private final class OutboxRun {
         let store: ElementStore<Contact>
         let lists: KeyedRepository<String, [Contact]>
         let details: KeyedRepository<Int, Contact>
+        /// The contacts in pages of 2 (the cursor is the index of a page's first contact).
+        let feed: PagingListViewModel<Void, Contact, Int>
         let outbox: Outbox<Contact, ContactServer>
 
-        init(path: String, server: ContactServer) throws {
+        init(path: String, server: ContactServer) async throws {
             store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
             lists = KeyedRepository(elements: store) { _ in try await server.all() }
+            feed = await PagingListViewModel(
+                source: .persisted(in: store, key: "feed") { cursor in
+                    let contacts = try await server.all()
+                    let start = cursor ?? 0
+                    let end = min(start + 2, contacts.count)
+                    return Page(items: Array(contacts[start..<end]), nextCursor: end < contacts.count ? end : nil)
+                })
             // NB: a detail's fetch is conditional, with the contact's entity tag, as an app's is.
             details = KeyedRepository(elements: store) { id, validators in
                 let (contact, tag) = try await server.contact(id)
@@ -86,6 +95,15 @@ private final class OutboxRun {
                 store: store, environment: server, mutations: [AppendToPhone.self],
                 retryPolicy: RetryPolicy(attempts: 1), isPaused: true)
         }
+
+        /// Refreshes the feed (its initial page), then pages on to its end.
+        @MainActor func refreshFeed() async {
+            await feed.refresh().completed()
+            while feed.nextPageState == .idle { await feed.loadNextPage().settled() }
+        }
+
+        /// The phones the feed shows.
+        @MainActor func feedPhones() -> [String] { feed.items.map(\.phone) }
     }
 
     /// What the client should show: per element, the phone it last learned from the server and
@@ -159,9 +177,10 @@ private final class OutboxRun {
     init(path: String, context: String) async throws {
         self.path = path
         self.context = context
-        client = try Client(path: path, server: server)
+        client = try await Client(path: path, server: server)
         try await client.lists.refresh("all")
         for id in Self.ids { try await client.details.refresh(id) }
+        await client.refreshFeed()
     }
 
     func play(_ random: inout SeededGenerator) async throws {
@@ -213,8 +232,16 @@ private final class OutboxRun {
             let online = !model.online
             try await step(online ? "online" : "offline") { await self.server.setOnline(online) }
             model.online = online
+        case 90..<95:
+            // NB: online, the initial page is fetched; the second comes from the file.
+            try await step("refresh feed") { await self.client.refreshFeed() }
+            if model.online { model.fetched([1, 2]) }
         default:
-            try await step("relaunch") { self.client = try Client(path: self.path, server: self.server) }
+            try await step("relaunch") {
+                self.client = try await Client(path: self.path, server: self.server)
+                await self.client.refreshFeed()
+            }
+            if model.online { model.fetched([1, 2]) }
         }
     }
 
@@ -222,6 +249,14 @@ private final class OutboxRun {
     private func step(_ name: String, _ body: () async throws -> Void) async throws {
         steps.append(name)
         try await body()
+        // NB: `CLK_OUTBOX_TRACE=1` notes the element rows (id, entity tag, value, version) after
+        // each step, for a failure's message.
+        if ProcessInfo.processInfo.environment["CLK_OUTBOX_TRACE"] == "1" {
+            let rows = try sqlRows(
+                "SELECT id || ' ' || ifnull(entity_tag, '-') || ' ' || CAST(value AS TEXT) || ' ' || version "
+                    + "FROM content_loading_elements ORDER BY id", in: path)
+            steps.append(rows.joined(separator: "; ").replacingOccurrences(of: "\"", with: ""))
+        }
     }
 
     /// Sends what is pending (the outbox stays paused between sends).
@@ -237,6 +272,7 @@ private final class OutboxRun {
         let where_ = "\(context): \(steps)"
         let list = try await client.lists.value(for: "all", policy: .returnCacheDontLoad)?.value
         #expect(list?.map(\.phone) == expected, "the list, \(where_)")
+        #expect(await client.feedPhones() == expected, "the feed, \(where_)")
         for (id, phone) in zip(Self.ids, expected) {
             #expect(
                 try await client.details.value(for: id, policy: .returnCacheDontLoad)?.value.phone == phone,

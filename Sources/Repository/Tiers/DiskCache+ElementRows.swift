@@ -14,10 +14,15 @@ extension DiskCache {
         let validators: Validators
     }
 
-    /// The statement that writes an element row unless a write after a version holds it:
-    /// parameters type, id, value, version, written_at, entity_tag, last_modified, max_age,
-    /// that version (NULL: write whatever holds it) and whether it is written by id (1: it stays
-    /// held by id; 0: as it was); it returns a row when it wrote.
+    /// The statement that writes an element row unless a write after a version holds another
+    /// value: parameters type, id, value, version, written_at, entity_tag, last_modified,
+    /// max_age, that version (NULL: write whatever holds it) and whether it is written by id
+    /// (1: it stays held by id; 0: as it was); it returns a row when it wrote.
+    ///
+    /// A row that holds the same bytes is written whatever its version: the value is the one
+    /// the write brings, so the write's validators (a detail's entity tag, which the next
+    /// mutation sends as `If-Match`) and age are its own. Kept, it would keep the validators
+    /// of an older copy, or none, and an edit of it would be sent without a precondition.
     func elementUpsert() throws -> SQLiteStatement {
         try database.prepare(
             """
@@ -34,7 +39,7 @@ extension DiskCache {
                         AND content_loading_elements.value = excluded.value
                         THEN content_loading_elements.last_modified ELSE excluded.last_modified END,
                     max_age = excluded.max_age
-                WHERE ?9 IS NULL OR NOT (
+                WHERE ?9 IS NULL OR content_loading_elements.value = excluded.value OR NOT (
                     typeof(content_loading_elements.version) = 'integer' AND content_loading_elements.version > ?9)
                 RETURNING 1
             """, operation: "write the cache in")
