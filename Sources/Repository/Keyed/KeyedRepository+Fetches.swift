@@ -34,7 +34,7 @@ extension KeyedRepository {
         try await channel.flight.run { [self] commit in
             let flight = channel.nextFlight()
             let started = channel.writtenVersion
-            let startedInTier = tier?.latestVersion
+            let seenInTier = tier?.latestVersion
             let invalidations = channel.invalidationCount
             // NB: the fetch uses the channel until it ends, so a caller that comes while it
             // writes finds this channel (its write lock, its versions, this fetch), not a new one.
@@ -58,6 +58,10 @@ extension KeyedRepository {
                 }
                 let validators: Validators
                 if let held { validators = held } else { validators = await storedValidators(of: key) }
+                // NB: the file's version, not only what this process has seen: what another
+                // process wrote before the request is no write since the fetch started.
+                let startedInTier: UInt64? =
+                    if let tier, let seenInTier { await tier.startVersion(since: seenInTier) } else { nil }
                 let result = try await retry.run { try await fetch(key, validators) }
                 let end = try await sharingWrite {
                     let end: KeyChannel<Value>.FlightEnd = try await channel.writes.withLock { [self] in

@@ -100,6 +100,8 @@ where Element.ID: CacheKey {
 
     var latestVersion: UInt64 { cache.latestVersion }
 
+    func startVersion(since seen: UInt64) async -> UInt64 { await cache.startVersion(since: seen) }
+
     func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result {
         try await store.versions.sharing(write)
     }

@@ -52,7 +52,7 @@ where Element.ID: CacheKey {
     /// modified" (nothing is written).
     func refreshedInitialPage() async throws -> ServedPage<Element, Cursor>? {
         let validators = try? await disk.storedPageValidators(of: listKey, request: nil)
-        let started = disk.latestVersion
+        let started = await disk.startVersion(since: disk.latestVersion)
         // NB: the store is told once what the fetch found is stored: a mutation an outbox
         // sends then is made over it.
         switch try await fetch(nil, validators ?? .none) {
@@ -73,7 +73,7 @@ where Element.ID: CacheKey {
     func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
         if let stored = try await stored(cursor) { return stored }
         guard let cursor else { return try await refreshedInitialPage() ?? (Page(items: [], nextCursor: nil), nil) }
-        let started = disk.latestVersion
+        let started = await disk.startVersion(since: disk.latestVersion)
         guard case .modified(let page, let validators) = try await fetch(cursor, .none) else {
             throw UnexpectedNotModified(key: key)
         }

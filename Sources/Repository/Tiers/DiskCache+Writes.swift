@@ -139,6 +139,23 @@ extension DiskCache {
         return next
     }
 
+    /// The version a fetch that started when this connection had seen version `seen` takes,
+    /// read just before its request: the file's counter, which the writes of every
+    /// connection to the file advance (another process's, another `DiskCache`'s), so that
+    /// what they wrote before it is no write the fetch must keep. When this connection has
+    /// written or read a newer version since `seen` (a save of this process may have come
+    /// after the fetch started), or the counter cannot be read: `seen`.
+    func startVersion(since seen: UInt64) -> UInt64 {
+        guard latestVersion == seen,
+            let read = try? database.prepare(
+                "SELECT \(Self.validCounter) FROM content_loading_cache_counter WHERE id = 1",
+                operation: "read the cache in"),
+            (try? read.step()) == true, let version = read.optionalInt(at: 0)
+        else { return seen }
+        seenVersion.withLock { $0 = max($0, UInt64(version)) }
+        return max(seen, UInt64(version))
+    }
+
     /// The SQL for the counter when it is a positive integer, NULL otherwise.
     private static let validCounter =
         "CASE WHEN typeof(last_version) = 'integer' AND last_version BETWEEN 1 AND \(Int64.max >> 2)"

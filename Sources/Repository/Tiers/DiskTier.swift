@@ -106,6 +106,8 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
 
     var latestVersion: UInt64 { cache.latestVersion }
 
+    func startVersion(since seen: UInt64) async -> UInt64 { await cache.startVersion(since: seen) }
+
     /// The entry `key` had before namespaces (stored under its JSON): moved under the namespace
     /// and returned when it decodes as `Value`; `nil` when it is another repository's (it does not
     /// decode), which is left alone.

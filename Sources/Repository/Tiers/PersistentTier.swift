@@ -55,6 +55,11 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// The highest version the tier has seen (written or read); 0 when it keeps none.
     var latestVersion: UInt64 { get }
 
+    /// The version a fetch takes that started when the tier had seen version `seen` (its
+    /// ``latestVersion`` then), read just before the request: a write after it, in this
+    /// process or another, is one the fetch keeps. At least `seen`.
+    func startVersion(since seen: UInt64) async -> UInt64
+
     /// Called after a write of `value` for `key` at `version` reached memory and the readers,
     /// outside the key's locks: a tier whose values share parts with other keys (elements)
     /// brings the new parts to them.
@@ -69,6 +74,8 @@ extension PersistentTier {
     func didWrite(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async {}
 
     func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result { try await write() }
+
+    func startVersion(since seen: UInt64) async -> UInt64 { seen }
 
     /// A confirmation as every tier that keeps versions makes it: `confirmStored` updates the
     /// stored entry when it is still the one the fetch compared (`nil`: it is not, so `value` is

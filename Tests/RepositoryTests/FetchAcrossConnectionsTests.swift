@@ -1,0 +1,78 @@
+import ContentLoading
+import ContentLoadingRepository
+import ContentLoadingSupport
+import Foundation
+import Testing
+
+/// Two connections to one file (two processes, an app and its extension; here two
+/// `DiskCache`s): a fetch in one keeps the element writes the other made after it started,
+/// and only those. What the other wrote before it is no write since the fetch started, however
+/// far behind this connection's own versions are.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct FetchAcrossConnectionsTests {
+    typealias Contact = ElementStoreTests.Contact
+
+    let path: String
+    let server = ContactServer([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")])
+    let catalog = PagedCatalog(count: 6, pageSize: 3)
+    /// The app's store and the extension's, over one file, both opened before either writes.
+    let app: ElementStore<Contact>
+    let other: ElementStore<Contact>
+
+    init() throws {
+        path = try temporaryCachePath()
+        app = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        other = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+    }
+
+    func lists(over store: ElementStore<Contact>, gate: PagedCatalog.Gate? = nil) -> KeyedRepository<String, [Contact]>
+    {
+        let server = server
+        return KeyedRepository(elements: store) { _ in
+            if let gate {
+                gate.arrived.resolve(())
+                await gate.released.wait()
+            }
+            return try await server.all()
+        }
+    }
+
+    @Test func aListFetchedAfterAnotherConnectionWroteItsElementsStoresWhatItFetched() async throws {
+        try await lists(over: other).refresh("all")
+        await server.setPhone(of: 1, to: "ONE")
+
+        let lists = lists(over: app)
+        try await lists.refresh("all")
+        #expect(try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value.map(\.phone) == ["ONE", "two"])
+        #expect(try await app.element(id: 1)?.phone == "ONE", "the file holds what was fetched")
+    }
+
+    @Test func aPageFetchedAfterAnotherConnectionWroteItsElementsShowsWhatItFetched() async throws {
+        let catalog = catalog
+        try await KeyedRepository<String, [Contact]>(elements: other) { _ in catalog.contacts }.refresh("all")
+        catalog.update(1, phone: "ONE")
+
+        let feed = PagingListViewModel(
+            source: .persisted(in: app, key: "feed") { cursor, validators in
+                try await catalog.page(cursor, validators: validators)
+            })
+        await feed.refresh().completed()
+        #expect(feed.items.map(\.phone) == ["0", "ONE", "2"])
+        #expect(try await app.element(id: 1)?.phone == "ONE", "the file holds what was fetched")
+    }
+
+    @Test func aSaveByAnotherConnectionAfterAFetchStartedIsKept() async throws {
+        let gate = PagedCatalog.Gate()
+        let lists = lists(over: app, gate: gate)
+        let fetch = Task { try await lists.refresh("all") }
+        await gate.requested()
+
+        try await other.save(Contact(id: 1, phone: "saved"))
+        gate.release()
+        _ = try await fetch.value
+        #expect(try await app.element(id: 1)?.phone == "saved", "the save came after the fetch started: it wins")
+        #expect(
+            try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value.map(\.phone) == ["saved", "two"])
+    }
+}
