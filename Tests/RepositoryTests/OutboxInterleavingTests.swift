@@ -6,17 +6,20 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// Mutations, list and detail fetches (a detail's conditional, with its entity tag: a 304 when
-/// the contact did not change), local saves, sends, server outages, rejections, conflicts (the
-/// server's copy changed: the server or the client wins, or both are merged) and relaunches,
-/// interleaved at random over one cache file per run: 200 runs, 10,000 in the full fault
-/// corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards that run side by side.
+/// Mutations, list, page and detail fetches (a detail's conditional, with its entity tag: a
+/// 304 when the contact did not change), local saves, sends, server outages, rejections,
+/// conflicts (the server's copy changed: the server or the client wins, or both are merged) and
+/// relaunches, interleaved at random over one cache file per run: 200 runs, 10,000 in the full
+/// fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards that run side by
+/// side.
 ///
-/// After every step, every reader (the list, each detail, the store's row) shows what the
-/// client last learned from the server with exactly the pending mutations applied, in the
-/// order performed; the outbox holds exactly those, in that order; and the server holds what
-/// each confirmed mutation made of it, conflicts resolved as the mutation says (a write whose
-/// `If-Match` is stale is refused; the entity tag held is the server value's).
+/// After every step, every reader (the list, each detail, a persisted paging feed, the store's
+/// row) shows what the client last learned from the server with exactly the pending mutations
+/// applied, in the order performed; the outbox holds exactly those, in that order; and the
+/// server holds what each confirmed mutation made of it, conflicts resolved as the mutation
+/// says (a write whose `If-Match` is stale is refused; the entity tag held is the server
+/// value's). It found a detail's entity tag dropped when its value equalled a row a list had
+/// written again since, which sent the next mutation without `If-Match`.
 @Suite(.timeLimit(.minutes(5)))
 struct OutboxInterleavingTests {
     static let runs = ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" ? 10_000 : 200
