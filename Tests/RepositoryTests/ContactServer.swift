@@ -55,6 +55,13 @@ actor ContactServer {
         return contacts.values.sorted { $0.id < $1.id }
     }
 
+    /// Every contact and the list's entity tag, made from the contacts' versions (it changes
+    /// whenever one of them does).
+    func allWithEntityTag() throws -> ([Contact], String) {
+        let all = try all()
+        return (all, "list:" + all.map { "\($0.id).\(versions[$0.id, default: 1])" }.joined(separator: ","))
+    }
+
     func phone(of id: Int) -> String? { contacts[id]?.phone }
     func setPhone(of id: Int, to phone: String) {
         contacts[id]?.phone = phone

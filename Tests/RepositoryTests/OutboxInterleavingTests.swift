@@ -45,6 +45,7 @@ struct OutboxInterleavingTests {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         #expect(OutboxRun.notModified.withLock { $0 } > 0, "some detail fetches were answered 304")
+        #expect(OutboxRun.listsNotModified.withLock { $0 } > 0, "some list fetches were answered 304")
     }
 }
 
@@ -56,6 +57,8 @@ private final class OutboxRun {
     static let ids = [1, 2, 3]
     /// How many detail fetches, in every run, were answered "not modified".
     static let notModified = Locked(0)
+    /// How many list fetches, in every run, were answered "not modified".
+    static let listsNotModified = Locked(0)
     let path: String
     let context: String
     let server = ContactServer(OutboxRun.ids.map { Contact(id: $0, phone: "s\($0)") })
@@ -75,7 +78,16 @@ private final class OutboxRun {
 
         init(path: String, server: ContactServer) async throws {
             store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
-            lists = KeyedRepository(elements: store) { _ in try await server.all() }
+            // NB: a list's fetch is conditional too, with the list's entity tag: a 304 when no
+            // contact changed since the list was fetched.
+            lists = KeyedRepository(elements: store) { _, validators in
+                let (contacts, tag) = try await server.allWithEntityTag()
+                guard validators.entityTag != tag else {
+                    OutboxRun.listsNotModified.withLock { $0 += 1 }
+                    return .notModified(Validators(entityTag: tag))
+                }
+                return .modified(contacts, Validators(entityTag: tag))
+            }
             feed = await PagingListViewModel(
                 source: .persisted(in: store, key: "feed") { cursor in
                     let contacts = try await server.all()
@@ -119,12 +131,27 @@ private final class OutboxRun {
         var server: [Int: String] = Dictionary(uniqueKeysWithValues: OutboxRun.ids.map { ($0, "s\($0)") })
         var versions: [Int: Int] = [:]
         var online = true
+        /// The list's entity tag the client holds (the launch fetched it).
+        var listTag: String? = "list:1.1,2.1,3.1"
 
         func shown(_ id: Int) -> String {
             learned[id, default: ""] + pending.filter { $0.id == id }.map(\.suffix).joined()
         }
 
         func serverTag(_ id: Int) -> String { "v\(versions[id, default: 1])" }
+
+        /// The list's entity tag on the server.
+        var serverListTag: String {
+            "list:" + OutboxRun.ids.map { "\($0).\(versions[$0, default: 1])" }.joined(separator: ",")
+        }
+
+        /// A fetch of the list succeeded: "not modified" when the list's tag held is the
+        /// server's (nothing is learned: the rows stay as they are), else as ``fetched(_:)``.
+        mutating func fetchedList() {
+            guard listTag != serverListTag else { return }
+            listTag = serverListTag
+            fetched(OutboxRun.ids)
+        }
 
         /// A fetch of `ids` (a list, or one element) succeeded. A value equal to the one shown
         /// only confirms it (nothing is written: what was learned and its entity tag stay).
@@ -217,7 +244,7 @@ private final class OutboxRun {
             model.send()
         case 50..<60:
             try await step("fetch list") { _ = try? await self.client.lists.refresh("all") }
-            if model.online { model.fetched(Self.ids) }
+            if model.online { model.fetchedList() }
         case 60..<67:
             try await step("fetch \(id)") { _ = try? await self.client.details.refresh(id) }
             if model.online { model.fetchedDetail(id) }
