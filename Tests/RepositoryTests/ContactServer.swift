@@ -55,11 +55,12 @@ actor ContactServer {
         return contacts.values.sorted { $0.id < $1.id }
     }
 
-    /// Every contact and the list's entity tag, made from the contacts' versions (it changes
-    /// whenever one of them does).
-    func allWithEntityTag() throws -> ([Contact], String) {
+    /// Every contact and the entity tag of the list of them (of the `first` of them, when
+    /// given), made from the contacts' versions: it changes whenever one of them does.
+    func allWithEntityTag(first: Int? = nil) throws -> ([Contact], String) {
         let all = try all()
-        return (all, "list:" + all.map { "\($0.id).\(versions[$0.id, default: 1])" }.joined(separator: ","))
+        let listed = all.prefix(first ?? all.count)
+        return (all, "list:" + listed.map { "\($0.id).\(versions[$0.id, default: 1])" }.joined(separator: ","))
     }
 
     func phone(of id: Int) -> String? { contacts[id]?.phone }

@@ -6,8 +6,8 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// Mutations, list, page and detail fetches (a detail's conditional, with its entity tag: a
-/// 304 when the contact did not change), local saves, sends, server outages, rejections,
+/// Mutations, list, page and detail fetches (each conditional, with its entity tag: a 304
+/// when nothing it holds changed), local saves, sends, server outages, rejections,
 /// conflicts (the server's copy changed: the server or the client wins, or both are merged) and
 /// relaunches, interleaved at random over one cache file per run: 200 runs, 10,000 in the full
 /// fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards that run side by
@@ -46,6 +46,7 @@ struct OutboxInterleavingTests {
         }
         #expect(OutboxRun.notModified.withLock { $0 } > 0, "some detail fetches were answered 304")
         #expect(OutboxRun.listsNotModified.withLock { $0 } > 0, "some list fetches were answered 304")
+        #expect(OutboxRun.pagesNotModified.withLock { $0 } > 0, "some page refreshes were answered 304")
     }
 }
 
@@ -59,6 +60,8 @@ private final class OutboxRun {
     static let notModified = Locked(0)
     /// How many list fetches, in every run, were answered "not modified".
     static let listsNotModified = Locked(0)
+    /// How many refreshes of the feed's initial page, in every run, were answered "not modified".
+    static let pagesNotModified = Locked(0)
     let path: String
     let context: String
     let server = ContactServer(OutboxRun.ids.map { Contact(id: $0, phone: "s\($0)") })
@@ -88,12 +91,19 @@ private final class OutboxRun {
                 }
                 return .modified(contacts, Validators(entityTag: tag))
             }
+            // NB: the initial page's refresh is conditional, with the page's entity tag (made
+            // as the list's, from its contacts' versions): a 304 when they did not change.
             feed = await PagingListViewModel(
-                source: .persisted(in: store, key: "feed") { cursor in
-                    let contacts = try await server.all()
+                source: .persisted(in: store, key: "feed") { cursor, validators in
+                    let (contacts, tag) = try await server.allWithEntityTag(first: cursor == nil ? 2 : nil)
                     let start = cursor ?? 0
                     let end = min(start + 2, contacts.count)
-                    return Page(items: Array(contacts[start..<end]), nextCursor: end < contacts.count ? end : nil)
+                    let page = Page(items: Array(contacts[start..<end]), nextCursor: end < contacts.count ? end : nil)
+                    guard cursor != nil || validators.entityTag != tag else {
+                        OutboxRun.pagesNotModified.withLock { $0 += 1 }
+                        return .notModified(Validators(entityTag: tag))
+                    }
+                    return .modified(page, Validators(entityTag: tag))
                 })
             // NB: a detail's fetch is conditional, with the contact's entity tag, as an app's is.
             details = KeyedRepository(elements: store) { id, validators in
@@ -133,6 +143,8 @@ private final class OutboxRun {
         var online = true
         /// The list's entity tag the client holds (the launch fetched it).
         var listTag: String? = "list:1.1,2.1,3.1"
+        /// The entity tag of the feed's initial page (contacts 1 and 2) the client holds.
+        var pageTag: String? = "list:1.1,2.1"
 
         func shown(_ id: Int) -> String {
             learned[id, default: ""] + pending.filter { $0.id == id }.map(\.suffix).joined()
@@ -141,8 +153,20 @@ private final class OutboxRun {
         func serverTag(_ id: Int) -> String { "v\(versions[id, default: 1])" }
 
         /// The list's entity tag on the server.
-        var serverListTag: String {
-            "list:" + OutboxRun.ids.map { "\($0).\(versions[$0, default: 1])" }.joined(separator: ",")
+        var serverListTag: String { serverTag(of: OutboxRun.ids) }
+
+        /// The entity tag on the server of a list of `ids`.
+        func serverTag(of ids: [Int]) -> String {
+            "list:" + ids.map { "\($0).\(versions[$0, default: 1])" }.joined(separator: ",")
+        }
+
+        /// A refresh of the feed succeeded: its initial page (contacts 1 and 2) is "not
+        /// modified" when the page's tag held is the server's, else fetched; the second page
+        /// comes from the file.
+        mutating func refreshedFeed() {
+            guard pageTag != serverTag(of: [1, 2]) else { return }
+            pageTag = serverTag(of: [1, 2])
+            fetched([1, 2])
         }
 
         /// A fetch of the list succeeded: "not modified" when the list's tag held is the
@@ -265,13 +289,13 @@ private final class OutboxRun {
         case 90..<95:
             // NB: online, the initial page is fetched; the second comes from the file.
             try await step("refresh feed") { await self.client.refreshFeed() }
-            if model.online { model.fetched([1, 2]) }
+            if model.online { model.refreshedFeed() }
         default:
             try await step("relaunch") {
                 self.client = try await Client(path: self.path, server: self.server)
                 await self.client.refreshFeed()
             }
-            if model.online { model.fetched([1, 2]) }
+            if model.online { model.refreshedFeed() }
         }
     }
 
