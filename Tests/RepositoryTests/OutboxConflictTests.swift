@@ -138,4 +138,53 @@ struct OutboxConflictTests {
         #expect(await server.phone(of: 1) == "ONE+a+b")
         #expect(try await shown() == "ONE+a+b")
     }
+
+    @Test func aResolvedConflictIsSentOnceThoughTheQueueRunsWhileItIsSent() async throws {
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))
+        let (held, _, _) = try #require(await nextConflict(&events))
+        let gate = server.holdNextRequest(of: 1)
+        let resolving = Task { await outbox.resolve(held, with: .clientWins) }
+        await gate.requested()
+
+        // NB: a run of the queue while the resolved mutation is being sent (a perform, a fetch
+        // that succeeded, a Retry button): it must not send it a second time.
+        let run = Task { await outbox.send() }
+        gate.release()
+        await resolving.value
+        await run.value
+        let keys = await server.keys
+        #expect(keys.count == 2, "the first attempt, then the resolved one once: \(keys)")
+        #expect(await server.phone(of: 1) == "ONE+a")
+        #expect(try await outbox.pendingCount() == 0)
+    }
+
+    @Test func aConflictResolvedWhileTheQueueIsPausedIsSentOnResume() async throws {
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))
+        let (held, _, _) = try #require(await nextConflict(&events))
+        outbox.pause()
+
+        await outbox.resolve(held, with: .clientWins)
+        #expect(await server.keys.count == 1, "nothing sent while paused")
+        #expect(try await outbox.pendingCount() == 1)
+        #expect(try await shown() == "one+a", "still shown as performed, until it is sent")
+
+        await outbox.resume()
+        #expect(await server.keys.count == 2)
+        #expect(await server.phone(of: 1) == "ONE+a")
+        #expect(try await outbox.pendingCount() == 0)
+    }
+
+    @Test func aConflictTheAppLetsTheServerWinIsRolledBackAtOnceThoughTheQueueIsPaused() async throws {
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))
+        let (held, _, _) = try #require(await nextConflict(&events))
+        outbox.pause()
+
+        await outbox.resolve(held, with: .serverWins)
+        #expect(try await shown() == "ONE", "the server's value")
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(await server.keys.count == 1, "nothing sent")
+    }
 }

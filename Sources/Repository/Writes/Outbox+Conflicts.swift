@@ -73,9 +73,12 @@ extension Outbox {
     }
 }
 
-/// A conflict a mutation met: kept while it is held for the app (``ConflictResolution/ask``).
+/// A conflict a mutation met: kept while it is held for the app (``ConflictResolution/ask``),
+/// then with the app's resolution until the queue ends it.
 struct HeldConflict<Element: Sendable>: Sendable {
     let stored: DiskCache.StoredMutation
     let conflict: WriteConflict
     let details: MutationConflict<Element>
+    /// What the app decided (``Outbox/resolve(_:with:)``); `nil` while it has not.
+    var resolution: ConflictResolution? = nil
 }

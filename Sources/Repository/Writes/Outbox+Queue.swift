@@ -56,7 +56,10 @@ extension Outbox {
     /// held for the app to decide.
     private func sendInOrder(_ mutations: [DiskCache.StoredMutation]) async {
         for stored in mutations {
-            if held.withLock({ $0[stored.sequence] != nil }) || paused.withLock({ $0 }) { return }
+            // NB: a conflict held for the app stops the chain until the app resolves it.
+            if paused.withLock({ $0 }) || held.withLock({ $0[stored.sequence].map { $0.resolution == nil } ?? false }) {
+                return
+            }
             // NB: a mutation being cancelled is not sent; the element's next ones wait for the next run.
             guard claim(stored.sequence) else { return }
             defer { release(stored.sequence) }
@@ -67,6 +70,13 @@ extension Outbox {
                 // NB: one that cannot be read is set aside; the element's next ones still go.
                 try? await store.disk.setMutationAside(stored.sequence, reason: "\(error)")
                 broadcast.send(.setAside(pending(stored, nil), error))
+                continue
+            }
+            // NB: a conflict the app resolved ends here, claimed: sent again once, in its turn.
+            if let resolved = held.withLock({ held in
+                held[stored.sequence]?.resolution != nil ? held.removeValue(forKey: stored.sequence) : nil
+            }), let resolution = resolved.resolution {
+                guard await end(resolved, of: mutation, as: resolution) else { return }
                 continue
             }
             guard await send(mutation, stored) else { return }

@@ -117,11 +117,26 @@ where Element.ID: CacheKey {
 
     /// Ends a conflict held for the app (``ConflictResolution/ask``) as `resolution` says, then
     /// sends the element's mutations behind it. Does nothing for a mutation not held.
+    ///
+    /// The queue sends the mutation again (``ConflictResolution/clientWins``,
+    /// ``ConflictResolution/merge``) in its turn, once, as it sends every mutation: while the
+    /// queue is paused, when it resumes. ``ConflictResolution/serverWins`` sends nothing: the
+    /// mutation is rolled back at once, paused or not.
     public func resolve(_ mutation: PendingMutation<Element, Environment>, with resolution: ConflictResolution) async {
-        guard resolution != .ask, let decoded = mutation.mutation,
-            let heldConflict = held.withLock({ $0.removeValue(forKey: mutation.sequence) })
-        else { return }
-        _ = await end(heldConflict, of: decoded, as: resolution)
+        guard resolution != .ask, let decoded = mutation.mutation else { return }
+        let resolved = held.withLock { held -> Bool in
+            guard held[mutation.sequence]?.resolution == nil, held[mutation.sequence] != nil else { return false }
+            held[mutation.sequence]?.resolution = resolution
+            return true
+        }
+        guard resolved else { return }
+        // NB: claimed, as the queue claims what it sends: a run meanwhile leaves it alone.
+        if resolution == .serverWins, claim(mutation.sequence) {
+            if let heldConflict = held.withLock({ $0.removeValue(forKey: mutation.sequence) }) {
+                _ = await end(heldConflict, of: decoded, as: .serverWins)
+            }
+            release(mutation.sequence)
+        }
         await send()
     }
 
