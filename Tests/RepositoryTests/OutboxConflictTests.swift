@@ -187,4 +187,23 @@ struct OutboxConflictTests {
         #expect(try await outbox.pendingCount() == 0)
         #expect(await server.keys.count == 1, "nothing sent")
     }
+
+    @Test func aConflictTheAppLetsTheServerWinKeepsAServerValueFetchedSince() async throws {
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))
+        let (held, conflict, _) = try #require(await nextConflict(&events))
+        #expect(conflict.server?.phone == "ONE")
+        await server.setPhone(of: 1, to: "NEWER")
+        try await details.refresh(1)
+        #expect(try await shown() == "NEWER+a", "fetched while the conflict is held")
+
+        await outbox.resolve(held, with: .serverWins)
+        #expect(try await shown() == "NEWER", "the value fetched since, not the older one the conflict came with")
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+b"))
+        guard case .confirmed? = await events.next() else {
+            Issue.record("sent with the newer value's entity tag, and confirmed")
+            return
+        }
+        #expect(await server.phone(of: 1) == "NEWER+b")
+    }
 }

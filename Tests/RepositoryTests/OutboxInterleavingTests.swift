@@ -8,7 +8,9 @@ import Testing
 
 /// Mutations, list, page and detail fetches (each conditional, with its entity tag: a 304
 /// when nothing it holds changed), local saves, sends, server outages, rejections,
-/// conflicts (the server's copy changed: the server or the client wins, or both are merged) and
+/// conflicts (the server's copy changed: the server or the client wins, both are merged, or
+/// the app is asked and resolves it later; a refused key is refused again, as a server's
+/// idempotency memory does) and
 /// relaunches, interleaved at random over one cache file per run: 200 runs, 10,000 in the full
 /// fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards that run side by
 /// side.
@@ -19,7 +21,9 @@ import Testing
 /// server holds what each confirmed mutation made of it, conflicts resolved as the mutation
 /// says (a write whose `If-Match` is stale is refused; the entity tag held is the server
 /// value's). It found a detail's entity tag dropped when its value equalled a row a list had
-/// written again since, which sent the next mutation without `If-Match`.
+/// written again since, which sent the next mutation without `If-Match`; and a held conflict
+/// the app let the server win rolling the element back to the value the conflict came with
+/// over a newer one fetched since.
 @Suite(.timeLimit(.minutes(5)))
 struct OutboxInterleavingTests {
     static let runs = ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" ? 10_000 : 200
@@ -131,13 +135,30 @@ private final class OutboxRun {
         @MainActor func feedPhones() -> [String] { feed.items.map(\.phone) }
     }
 
+    /// A mutation performed and not yet confirmed or rolled back.
+    struct Pending: CustomStringConvertible {
+        let id: Int
+        let suffix: String
+        let onConflict: String
+        /// A conflict held for the app (`onConflict` "ask"): the server's value and entity tag
+        /// it came with, what the user meant, and the value learned when it came.
+        var held: (server: String, tag: String, local: String, learned: String)?
+        /// How the app resolved the held conflict, until the queue ends it.
+        var resolution: String?
+        /// The refusal (412) the server remembers under the mutation's idempotency key: the
+        /// server's value and entity tag it came with.
+        var refusal: (server: String, tag: String)?
+
+        var description: String { "\(id)\(suffix)" }
+    }
+
     /// What the client should show: per element, the phone it last learned from the server and
     /// the entity tag it holds; the pending mutations in order; and the server's side.
     struct Model {
         var learned: [Int: String] = Dictionary(uniqueKeysWithValues: OutboxRun.ids.map { ($0, "s\($0)") })
         /// The launch's detail fetches bring each contact's entity tag.
         var entityTags: [Int: String] = Dictionary(uniqueKeysWithValues: OutboxRun.ids.map { ($0, "v1") })
-        var pending: [(id: Int, suffix: String, onConflict: String)] = []
+        var pending: [Pending] = []
         var server: [Int: String] = Dictionary(uniqueKeysWithValues: OutboxRun.ids.map { ($0, "s\($0)") })
         var versions: [Int: Int] = [:]
         var online = true
@@ -199,32 +220,113 @@ private final class OutboxRun {
         /// The queue's run: each element's pending mutations sent in order, as the server
         /// answers them.
         mutating func send() {
-            var kept: [(id: Int, suffix: String, onConflict: String)] = []
+            var kept: [Pending] = []
             var stopped = Set<Int>()
-            for mutation in pending {
+            for var mutation in pending {
                 let id = mutation.id
-                guard online, !stopped.contains(id) else {
+                // NB: a conflict held for the app stops the element's chain, unsent.
+                if stopped.contains(id) || (mutation.held != nil && mutation.resolution == nil) {
+                    stopped.insert(id)
+                    kept.append(mutation)
+                    continue
+                }
+                if let held = mutation.held, let resolution = mutation.resolution {
+                    // NB: the app's resolution, sent once with a new key: over the server's value
+                    // the conflict came with, with its entity tag. Failed (offline, or a 412: the
+                    // server changed again, which it remembers under the new key), it is pending
+                    // as before and meets its conflict again.
+                    mutation.held = nil
+                    mutation.resolution = nil
+                    mutation.refusal = nil
+                    let edited = held.server + (resolution == "merge" ? " & " + held.local : mutation.suffix)
+                    guard online, sent(edited, of: &mutation, ifMatch: held.tag) else {
+                        stopped.insert(id)
+                        kept.append(mutation)
+                        continue
+                    }
+                    continue
+                }
+                guard online else {
                     // NB: a transient failure stops the element's chain; the rest waits behind it.
                     stopped.insert(id)
                     kept.append(mutation)
                     continue
                 }
                 if mutation.suffix == "+reject" { continue }
-                var edited = learned[id, default: ""] + mutation.suffix
-                if let tag = entityTags[id], tag != serverTag(id) {
-                    let local = edited
-                    learned[id] = server[id]
-                    entityTags[id] = serverTag(id)
-                    if mutation.onConflict == "server" { continue }
-                    edited =
-                        learned[id, default: ""] + (mutation.onConflict == "merge" ? " & " + local : mutation.suffix)
+                let edited = learned[id, default: ""] + mutation.suffix
+                // NB: a key the server refused before is refused again, with what it said then.
+                var conflict = mutation.refusal
+                if conflict == nil, let tag = entityTags[id], tag != serverTag(id) {
+                    conflict = (server[id, default: ""], serverTag(id))
+                    mutation.refusal = conflict
                 }
-                server[id] = edited
-                versions[id, default: 1] += 1
-                learned[id] = edited
-                entityTags[id] = serverTag(id)
+                guard let conflict else {
+                    _ = sent(edited, of: &mutation, ifMatch: nil)
+                    continue
+                }
+                switch mutation.onConflict {
+                case "ask":
+                    mutation.held = (conflict.server, conflict.tag, edited, learned[id, default: ""])
+                    stopped.insert(id)
+                    kept.append(mutation)
+                case "server":
+                    learned[id] = conflict.server
+                    entityTags[id] = conflict.tag
+                default:
+                    // NB: sent again at once, with a new key, over the server's value.
+                    mutation.refusal = nil
+                    let resent =
+                        conflict.server + (mutation.onConflict == "merge" ? " & " + edited : mutation.suffix)
+                    if !sent(resent, of: &mutation, ifMatch: conflict.tag) {
+                        stopped.insert(id)
+                        kept.append(mutation)
+                    }
+                }
             }
             pending = kept
+        }
+
+        /// The server's answer to `value` sent for `mutation` with `ifMatch`: stored, and
+        /// learned with its new entity tag (`true`); or a 412 for a stale tag, which the server
+        /// remembers under the mutation's key (`false`).
+        mutating func sent(_ value: String, of mutation: inout Pending, ifMatch: String?) -> Bool {
+            let id = mutation.id
+            if let ifMatch, ifMatch != serverTag(id) {
+                mutation.refusal = (server[id, default: ""], serverTag(id))
+                return false
+            }
+            server[id] = value
+            versions[id, default: 1] += 1
+            learned[id] = value
+            entityTags[id] = serverTag(id)
+            return true
+        }
+
+        /// The app resolves the first conflict held as `resolution` says: the server's way at
+        /// once (its value the conflict came with becomes the one learned, unless a newer one
+        /// was learned since), the others when the queue next runs.
+        mutating func resolveFirstHeld(as resolution: String) {
+            guard let index = pending.firstIndex(where: { $0.held != nil && $0.resolution == nil }),
+                let held = pending[index].held
+            else { return }
+            guard resolution == "server" else {
+                pending[index].resolution = resolution
+                return
+            }
+            let id = pending[index].id
+            pending.remove(at: index)
+            if learned[id] == held.learned {
+                learned[id] = held.server
+                entityTags[id] = held.tag
+            }
+        }
+
+        /// A relaunch: the conflicts held for the app are not (they come again when sent).
+        mutating func relaunched() {
+            for index in pending.indices {
+                pending[index].held = nil
+                pending[index].resolution = nil
+            }
         }
     }
 
@@ -248,6 +350,17 @@ private final class OutboxRun {
         try await step("send") { await self.sendAll() }
         model.send()
         try await check()
+        // NB: and each conflict held for the app resolved, the client's way, and sent (a
+        // resolution sent with a stale entity tag meets its conflict again, on the next send).
+        for _ in 0..<(3 * model.pending.count) where !model.pending.isEmpty {
+            if model.pending.contains(where: { $0.held != nil }) {
+                try await step("resolve client") { try await self.resolveFirstHeld(as: "client") }
+                model.resolveFirstHeld(as: "client")
+            }
+            try await step("send") { await self.sendAll() }
+            model.send()
+            try await check()
+        }
         #expect(model.pending.isEmpty, "\(context): \(steps)")
     }
 
@@ -258,14 +371,18 @@ private final class OutboxRun {
         switch Int.random(in: 0..<100, using: &random) {
         case 0..<35:
             let suffix = Int.random(in: 0..<6, using: &random) == 0 ? "+reject" : "+\(counter)"
-            let onConflict = ["server", "client", "merge"].randomElement(using: &random)!
+            let onConflict = ["server", "client", "merge", "ask"].randomElement(using: &random)!
             try await step("perform \(id)\(suffix) \(onConflict)") {
                 try await self.client.outbox.perform(AppendToPhone(id: id, suffix: suffix, onConflict: onConflict))
             }
-            model.pending.append((id, suffix, onConflict))
-        case 35..<50:
+            model.pending.append(Pending(id: id, suffix: suffix, onConflict: onConflict))
+        case 35..<46:
             try await step("send") { await self.sendAll() }
             model.send()
+        case 46..<50:
+            let resolution = ["server", "client", "merge"].randomElement(using: &random)!
+            try await step("resolve \(resolution)") { try await self.resolveFirstHeld(as: resolution) }
+            model.resolveFirstHeld(as: resolution)
         case 50..<60:
             try await step("fetch list") { _ = try? await self.client.lists.refresh("all") }
             if model.online { model.fetchedList() }
@@ -295,8 +412,18 @@ private final class OutboxRun {
                 self.client = try await Client(path: self.path, server: self.server)
                 await self.client.refreshFeed()
             }
+            model.relaunched()
             if model.online { model.refreshedFeed() }
         }
+    }
+
+    /// Resolves the first conflict held for the app (the model's: the outbox's pending
+    /// mutations are the model's, in order) as `resolution` says.
+    private func resolveFirstHeld(as resolution: String) async throws {
+        guard let index = model.pending.firstIndex(where: { $0.held != nil && $0.resolution == nil }) else { return }
+        let pending = try await client.outbox.pendingMutations()
+        let resolutions: [String: ConflictResolution] = ["server": .serverWins, "client": .clientWins, "merge": .merge]
+        await client.outbox.resolve(pending[index], with: resolutions[resolution]!)
     }
 
     /// Runs `body`, noting `name` for the failure messages.

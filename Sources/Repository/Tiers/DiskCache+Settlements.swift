@@ -13,6 +13,10 @@ extension DiskCache {
         case answer(Data?, entityTag: String?)
         /// The server said "done" without the value: the mutation applied to the kept value.
         case mutationApplied(entityTag: String?)
+        /// The server's value a refusal (a conflict) came with (`nil`: the value stays), taken
+        /// while the kept value is still the one the mutation was sent over; a value fetched
+        /// or saved since is newer, and it stays.
+        case refusal(Data?, entityTag: String?, sentOver: Data?)
     }
 
     /// One mutation to settle, in one transaction with others (``settleMutations(_:writtenAt:)``):
@@ -68,6 +72,8 @@ extension DiskCache {
                 try overlay(for: type).map { try $0(value, [mutation]) } ?? value
             }
             base = ElementBase(value: value, entityTag: entityTag ?? base.entityTag)
+        case .refusal(let value, let entityTag, let sentOver):
+            if held == sentOver { base = ElementBase(value: value ?? base.value, entityTag: entityTag) }
         }
         try writeBase(base, type: type, id: id)
         let delete = try database.prepare(

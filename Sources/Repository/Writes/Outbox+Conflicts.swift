@@ -9,12 +9,12 @@ extension Outbox {
     /// whether the element's next mutations may go.
     func resolve(
         _ conflict: WriteConflict, of mutation: any Mutation<Element, Environment>,
-        _ stored: DiskCache.StoredMutation, local: Element?
+        _ stored: DiskCache.StoredMutation, local: Element?, sentOver: Data?
     ) async -> Bool {
         let server = conflict.body.flatMap { try? JSONDecoder().decode(Element.self, from: $0) }
         let refused = HeldConflict(
             stored: stored, conflict: conflict,
-            details: MutationConflict(local: local, server: server, entityTag: conflict.entityTag))
+            details: MutationConflict(local: local, server: server, entityTag: conflict.entityTag), sentOver: sentOver)
         let resolution = mutation.resolve(refused.details)
         broadcast.send(.conflict(pending(stored, mutation), refused.details, resolution))
         if resolution == .ask {
@@ -49,8 +49,10 @@ extension Outbox {
         guard let sent else {
             // NB: stored in the rows' encoding, not as the body came: the same value fetched
             // later is then the same bytes, and the file keeps its entity tag for `If-Match`.
+            // NB: unless a value fetched or saved since (while the conflict was held) is newer.
             let server = details.server.flatMap { try? ElementStore<Element>.encoded($0) }
-            let change = DiskCache.ServerValueChange.answer(server, entityTag: details.entityTag)
+            let change = DiskCache.ServerValueChange.refusal(
+                server, entityTag: details.entityTag, sentOver: conflict.sentOver)
             return await settled(stored, change, pending: pending, error: nil)
         }
         let renewed = stored.renewing(idempotencyKey: UUID().uuidString)
@@ -79,6 +81,8 @@ struct HeldConflict<Element: Sendable>: Sendable {
     let stored: DiskCache.StoredMutation
     let conflict: WriteConflict
     let details: MutationConflict<Element>
+    /// The element's kept server value the mutation was sent over.
+    let sentOver: Data?
     /// What the app decided (``Outbox/resolve(_:with:)``); `nil` while it has not.
     var resolution: ConflictResolution? = nil
 }

@@ -114,7 +114,7 @@ extension Outbox {
             }
         } catch {
             if let conflict = Self.conflict(in: error), resending == nil {
-                return await resolve(conflict, of: mutation, stored, local: context.edited)
+                return await resolve(conflict, of: mutation, stored, local: context.edited, sentOver: base)
             }
             if isTransient(error) || Self.conflict(in: error) != nil {
                 waitForRetry(pending, error)
