@@ -6,7 +6,8 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// Mutations, list, page and detail fetches (each conditional, with its entity tag: a 304
+/// Mutations (a quarter of them in a scope they share across elements), list, page and detail
+/// fetches (each conditional, with its entity tag: a 304
 /// when nothing it holds changed), local saves, sends, server outages, rejections,
 /// conflicts (the server's copy changed: the server or the client wins, both are merged, or
 /// the app is asked and resolves it later; a refused key is refused again, as a server's
@@ -140,6 +141,8 @@ private final class OutboxRun {
         let id: Int
         let suffix: String
         let onConflict: String
+        /// The mutation's scope: those that share one are sent in one chain, across elements.
+        var scope: String?
         /// A conflict held for the app (`onConflict` "ask"): the server's value and entity tag
         /// it came with, what the user meant, and the value learned when it came.
         var held: (server: String, tag: String, local: String, learned: String)?
@@ -221,9 +224,14 @@ private final class OutboxRun {
         /// answers them.
         mutating func send() {
             var kept: [Pending] = []
-            var stopped = Set<Int>()
-            for var mutation in pending {
+            let chains = Self.chains(pending)
+            var stoppedChains = Set<Int>()
+            for (index, var mutation) in pending.enumerated() {
                 let id = mutation.id
+                // NB: a failure stops its chain: the element's mutations, and those that share
+                // a scope with them.
+                var stopped = StoppedChain(chain: chains[index], stopped: stoppedChains)
+                defer { stoppedChains = stopped.stopped }
                 // NB: a conflict held for the app stops the element's chain, unsent.
                 if stopped.contains(id) || (mutation.held != nil && mutation.resolution == nil) {
                     stopped.insert(id)
@@ -284,6 +292,29 @@ private final class OutboxRun {
                 }
             }
             pending = kept
+        }
+
+        /// The chain of each of `pending`: two mutations are in one when they edit one element
+        /// or share a scope (also through others), as the outbox cuts its queue.
+        static func chains(_ pending: [Pending]) -> [Int] {
+            var parent = Array(pending.indices)
+            func root(_ index: Int) -> Int { parent[index] == index ? index : root(parent[index]) }
+            var first: [String: Int] = [:]
+            for (index, mutation) in pending.enumerated() {
+                for key in ["element \(mutation.id)"] + (mutation.scope.map { ["scope \($0)"] } ?? []) {
+                    if let other = first[key] { parent[root(index)] = root(other) } else { first[key] = index }
+                }
+            }
+            return pending.indices.map(root)
+        }
+
+        /// The chains stopped in a queue run, seen from one mutation's chain (`insert` and
+        /// `contains` take an element id, as a run without scopes would).
+        struct StoppedChain {
+            let chain: Int
+            var stopped: Set<Int>
+            mutating func insert(_ id: Int) { stopped.insert(chain) }
+            func contains(_ id: Int) -> Bool { stopped.contains(chain) }
         }
 
         /// The server's answer to `value` sent for `mutation` with `ifMatch`: stored, and
@@ -372,10 +403,12 @@ private final class OutboxRun {
         case 0..<35:
             let suffix = Int.random(in: 0..<6, using: &random) == 0 ? "+reject" : "+\(counter)"
             let onConflict = ["server", "client", "merge", "ask"].randomElement(using: &random)!
-            try await step("perform \(id)\(suffix) \(onConflict)") {
-                try await self.client.outbox.perform(AppendToPhone(id: id, suffix: suffix, onConflict: onConflict))
+            let scope = Int.random(in: 0..<4, using: &random) == 0 ? "s" : nil
+            try await step("perform \(id)\(suffix) \(onConflict)\(scope.map { " in " + $0 } ?? "")") {
+                try await self.client.outbox.perform(
+                    AppendToPhone(id: id, suffix: suffix, onConflict: onConflict, scope: scope))
             }
-            model.pending.append(Pending(id: id, suffix: suffix, onConflict: onConflict))
+            model.pending.append(Pending(id: id, suffix: suffix, onConflict: onConflict, scope: scope))
         case 35..<46:
             try await step("send") { await self.sendAll() }
             model.send()

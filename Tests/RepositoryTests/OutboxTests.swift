@@ -189,11 +189,12 @@ struct OutboxTests {
 }
 
 /// Appends `suffix` to a contact's phone, sent with `If-Match`; the server rejects the suffix
-/// "+reject". A conflict ends as `onConflict` says ("server", "client" or "ask").
+/// "+reject". A conflict ends as `onConflict` says ("server", "client", "merge" or "ask").
 struct AppendToPhone: Mutation {
     let id: Int
     let suffix: String
     var onConflict = "server"
+    var scope: String? = nil
     var elementID: Int { id }
     func apply(to contact: inout ElementStoreTests.Contact) { contact.phone += suffix }
     func send(using server: ContactServer, context: MutationContext<ElementStoreTests.Contact>) async throws
