@@ -6,8 +6,8 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// Mutations (a quarter of them in a scope they share across elements), list, page and detail
-/// fetches (each conditional, with its entity tag: a 304
+/// Mutations (a quarter of them in a scope they share across elements; some cancelled, all
+/// purged now and then), list, page and detail fetches (each conditional, with its entity tag: a 304
 /// when nothing it holds changed), local saves, sends, server outages, rejections,
 /// conflicts (the server's copy changed: the server or the client wins, both are merged, or
 /// the app is asked and resolves it later; a refused key is refused again, as a server's
@@ -400,7 +400,18 @@ private final class OutboxRun {
         counter += 1
         let counter = counter
         switch Int.random(in: 0..<100, using: &random) {
-        case 0..<35:
+        case 32..<34:
+            guard !model.pending.isEmpty else { return }
+            let index = Int.random(in: 0..<model.pending.count, using: &random)
+            try await step("cancel \(model.pending[index])") {
+                let pending = try await self.client.outbox.pendingMutations()
+                #expect(try await self.client.outbox.cancel(pending[index]), "\(self.context): \(self.steps)")
+            }
+            model.pending.remove(at: index)
+        case 34:
+            try await step("purge") { try await self.client.outbox.purge() }
+            model.pending.removeAll()
+        case 0..<32:
             let suffix = Int.random(in: 0..<6, using: &random) == 0 ? "+reject" : "+\(counter)"
             let onConflict = ["server", "client", "merge", "ask"].randomElement(using: &random)!
             let scope = Int.random(in: 0..<4, using: &random) == 0 ? "s" : nil
