@@ -5,9 +5,9 @@ import Foundation
 import Testing
 
 /// Two connections to one file (two processes, an app and its extension; here two
-/// `DiskCache`s): a fetch in one keeps the element writes the other made after it started,
-/// and only those. What the other wrote before it is no write since the fetch started, however
-/// far behind this connection's own versions are.
+/// `DiskCache`s), or two repositories on one: a fetch in one keeps the writes the other made
+/// after it started, and only those. What the other wrote before it is no write since the
+/// fetch started, however far behind this connection's own versions are.
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct FetchAcrossConnectionsTests {
@@ -74,5 +74,39 @@ struct FetchAcrossConnectionsTests {
         #expect(try await app.element(id: 1)?.phone == "saved", "the save came after the fetch started: it wins")
         #expect(
             try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value.map(\.phone) == ["saved", "two"])
+    }
+
+    @Test(arguments: [false, true])
+    func aSaveOfAKeyByAnotherRepositoryAfterAFetchStartedIsKept(onAnotherConnection: Bool) async throws {
+        let disk = try DiskCache(.file(path: path))
+        let gate = PagedCatalog.Gate()
+        let fetching = KeyedRepository<String, String>(disk: disk) { _ in
+            gate.arrived.resolve(())
+            await gate.released.wait()
+            return "fetched"
+        }
+        let saving = KeyedRepository<String, String>(
+            disk: onAnotherConnection ? try DiskCache(.file(path: path)) : disk
+        ) { _ in "fetched by the other" }
+        let fetch = Task { try await fetching.refresh("k") }
+        await gate.requested()
+
+        try await saving.save("saved", for: "k")
+        gate.release()
+        _ = try await fetch.value
+        #expect(fetching.cachedValue(for: "k")?.value == "saved", "the save came after the fetch started: it wins")
+        let relaunched = KeyedRepository<String, String>(disk: try DiskCache(.file(path: path))) { _ in "relaunched" }
+        #expect(try await relaunched.value(for: "k", policy: .returnCacheDontLoad)?.value == "saved", "in the file")
+    }
+
+    @Test func aFetchOfAKeyAnotherRepositorySavedBeforeItStartedStoresWhatItFetched() async throws {
+        let disk = try DiskCache(.file(path: path))
+        try await KeyedRepository<String, String>(disk: try DiskCache(.file(path: path))) { _ in "other" }
+            .save("saved", for: "k")
+        let fetching = KeyedRepository<String, String>(disk: disk) { _ in "fetched" }
+        try await fetching.refresh("k")
+        #expect(fetching.cachedValue(for: "k")?.value == "fetched")
+        let relaunched = KeyedRepository<String, String>(disk: try DiskCache(.file(path: path))) { _ in "relaunched" }
+        #expect(try await relaunched.value(for: "k", policy: .returnCacheDontLoad)?.value == "fetched")
     }
 }

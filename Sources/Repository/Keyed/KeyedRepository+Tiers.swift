@@ -66,12 +66,12 @@ extension KeyedRepository {
         _ written: Value, for key: Key, in channel: KeyChannel<Value>, origin: CacheOrigin,
         validators: Validators = .none, keepingWritesAfter started: UInt64? = nil
     ) async throws -> KeyChannel<Value>.Delivery {
-        let writtenAt = now()
-        var value = written
+        var (value, writtenAt, validators) = (written, now(), validators)
         let version = try await stored {
             let write = try await $0.write(
                 written, for: key, writtenAt: writtenAt, validators: validators, keepingWritesAfter: started)
             if let kept = write.kept { value = kept }
+            if let whole = write.keptWhole { (writtenAt, validators) = whole }
             return write.version
         }
         memory.store(.init(value: value, writtenAt: writtenAt, version: version, validators: validators), for: key)

@@ -3,23 +3,33 @@ import Foundation
 
 extension DiskCache {
     /// Writes `data` for `key` at the file's next write version, then evicts the least recently
-    /// read entries while the total is over ``byteLimit``. One transaction.
+    /// read entries while the total is over ``byteLimit``. One transaction. A fetch's write
+    /// gives the file's version when it started (`started`): an entry written after it (a
+    /// save by another repository or process on the file) is kept instead, and returned.
     ///
-    /// - Returns: The version the entry was written at.
+    /// - Returns: The version of the entry stored, and the entry kept (`nil`: `data` was
+    ///   written).
     /// - Throws: ``OverLimit`` when the key and value alone take more than ``byteLimit`` bytes
     ///   (nothing is written, nothing evicted); ``SQLiteError`` when the write fails (nothing
     ///   changes).
-    func write(_ data: Data, for key: String, writtenAt: Date, validators: Validators) async throws -> UInt64 {
+    func write(
+        _ data: Data, for key: String, writtenAt: Date, validators: Validators,
+        keepingWritesAfter started: UInt64? = nil
+    ) async throws -> (version: UInt64, kept: Entry?) {
         // NB: the only suspension, before anything changes: a read may run meanwhile.
         try await writeFault?(key)
         let size = key.utf8.count + data.count
         guard size <= byteLimit else { throw OverLimit(bytes: size, limit: byteLimit) }
         return try keepingTotalOnFailure {
             try database.transaction(operation: "write the cache in") {
+                // NB: a row that does not validate is no write to keep: it is written over.
+                if let started, let stored = try? entry(for: key, now: writtenAt), stored.version > started {
+                    return (stored.version, stored)
+                }
                 let version = try advanceVersion()
                 try insertRow(
                     data, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
-                return version
+                return (version, nil)
             }
         }
     }

@@ -66,9 +66,18 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         if validators.freshness?.isNoStore == true { return TierWrite(version: try await remove(key)) }
         do {
             let data = try JSONEncoder().encode(value)
-            return TierWrite(
-                version: try await cache.write(data, for: storageKey(key), writtenAt: writtenAt, validators: validators)
-            )
+            let written = try await cache.write(
+                data, for: storageKey(key), writtenAt: writtenAt, validators: validators, keepingWritesAfter: started)
+            // NB: a save made after the fetch started (by another repository or process on the
+            // file) wins: it is what memory and the readers get.
+            guard let kept = written.kept else { return TierWrite(version: written.version) }
+            if let value = try? JSONDecoder().decode(Value.self, from: kept.data) {
+                return TierWrite(
+                    version: written.version, kept: value, keptWhole: (kept.writtenAt, kept.validators))
+            }
+            let version = try await cache.write(
+                data, for: storageKey(key), writtenAt: writtenAt, validators: validators)
+            return TierWrite(version: version.version)
         } catch {
             throw failure("write", key, error)
         }

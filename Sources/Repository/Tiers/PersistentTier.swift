@@ -21,9 +21,10 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// value; `nil` when there is none (or the tier keeps no validators).
     func validators(for key: Key) async throws -> (validators: Validators, writtenAt: Date)?
 
-    /// Stores `value` for `key` with the validators its fetch got, in one transaction. A tier
-    /// that stores parts of values on their own (elements) keeps a part that a write after
-    /// version `started` holds (`nil`: a save, which overwrites whatever is there).
+    /// Stores `value` for `key` with the validators its fetch got, in one transaction. A write
+    /// after version `started` (`nil`: a save, which overwrites whatever is there) is kept: a
+    /// tier that stores parts of values on their own (elements) keeps such a part, another the
+    /// whole value stored.
     ///
     /// - Returns: The version the tier stored it at (from a counter the write's transaction
     ///   advances; `nil` when the tier keeps no versions: the repository orders its writes),
@@ -111,4 +112,7 @@ struct TierWrite<Value: Sendable>: Sendable {
     let version: UInt64?
     /// The value as stored, when a later write of a part of it was kept; `nil`: as written.
     var kept: Value? = nil
+    /// When ``kept`` was written and its validators, when the whole value written later was
+    /// kept (`nil`: those of the write).
+    var keptWhole: (writtenAt: Date, validators: Validators)? = nil
 }
