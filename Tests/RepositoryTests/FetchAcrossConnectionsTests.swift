@@ -109,4 +109,35 @@ struct FetchAcrossConnectionsTests {
         let relaunched = KeyedRepository<String, String>(disk: try DiskCache(.file(path: path))) { _ in "relaunched" }
         #expect(try await relaunched.value(for: "k", policy: .returnCacheDontLoad)?.value == "fetched")
     }
+
+    @Test func aSaveByAnotherRepositoryAfterARevalidationStartedOutlivesIts304() async throws {
+        let disk = try DiskCache(.file(path: path))
+        let gate = Locked<PagedCatalog.Gate?>(nil)
+        let fetching = KeyedRepository<String, String>(disk: disk) { _, validators in
+            if let held = gate.withLock({ $0 }) {
+                held.arrived.resolve(())
+                await held.released.wait()
+            }
+            return validators.entityTag == "v1"
+                ? .notModified(Validators(entityTag: "v1")) : .modified("fetched", Validators(entityTag: "v1"))
+        }
+        try await fetching.refresh("k")
+        let held = PagedCatalog.Gate()
+        gate.withLock { $0 = held }
+        let fetch = Task { try await fetching.refresh("k") }
+        await held.requested()
+
+        try await KeyedRepository<String, String>(disk: try DiskCache(.file(path: path))) { _ in "other" }
+            .save("saved", for: "k")
+        held.release()
+        _ = try await fetch.value
+        #expect(fetching.cachedValue(for: "k")?.value == "saved", "the save came after the revalidation started")
+        let relaunched = KeyedRepository<String, String>(disk: try DiskCache(.file(path: path))) { _ in "relaunched" }
+        #expect(try await relaunched.value(for: "k", policy: .returnCacheDontLoad)?.value == "saved", "in the file")
+
+        // NB: the save is held without the fetched value's entity tag: a fetch after it is no 304.
+        gate.withLock { $0 = nil }
+        try await fetching.refresh("k")
+        #expect(fetching.cachedValue(for: "k")?.value == "fetched", "a fetch that started after the save")
+    }
 }

@@ -119,13 +119,13 @@ extension KeyedRepository {
     func confirm(
         _ current: Hit, for key: Key, in channel: KeyChannel<Value>, sent: Validators, validators: Validators
     ) async throws -> KeyChannel<Value>.Delivery {
-        let writtenAt = now()
-        var value = current.value
+        var (value, writtenAt, validators) = (current.value, now(), validators)
         let version = try await stored {
             let confirmation = Confirmation(
                 expected: current.version, sent: sent, writtenAt: writtenAt, validators: validators)
             let write = try await $0.confirm(current.value, for: key, confirmation)
             if let kept = write.kept { value = kept }
+            if let whole = write.keptWhole { (writtenAt, validators) = whole }
             return write.version
         }
         memory.store(.init(value: value, writtenAt: writtenAt, version: version, validators: validators), for: key)

@@ -36,8 +36,9 @@ protocol PersistentTier<Key, Value>: Sendable {
 
     /// Records that a fetch found `value`, the value of `key` it compared, unchanged (see
     /// ``Confirmation``): its age starts again. When the stored entry is no longer the one
-    /// compared (another process wrote it, or it went), `value` is written in full instead,
-    /// keeping every part of it the tier stores on its own and still holds.
+    /// compared (another repository or process wrote it, or it went), `value` is written
+    /// instead, keeping what was written since: every part of it the tier stores on its own
+    /// and still holds, or (a tier that stores values whole) the entry.
     ///
     /// - Returns: The version of the confirmation (`nil` when the tier keeps no versions), and
     ///   the value as stored when a part of it was kept.
