@@ -1,5 +1,6 @@
 import ContentLoading
 import ContentLoadingRepository
+import ContentLoadingSupport
 import Foundation
 import Testing
 
@@ -74,5 +75,45 @@ struct EntityTagRetentionTests {
         await server.setPhone(of: 1, to: "ONE!")
         #expect(try await performAndSend() == "conflict", "sent with the detail's If-Match, now stale")
         #expect(await server.phone(of: 1) == "ONE!", "the server's edit is not overwritten")
+    }
+
+    /// `serverChanged`: the fetch is answered in full (its write keeps the save); otherwise a
+    /// 304 for the value the save replaced (it confirms nothing of the save).
+    @Test(arguments: [false, true])
+    func aDetailFetchThatFindsASaveMadeSinceByAnotherProcessLeavesItWithoutTheFetchsTag(serverChanged: Bool)
+        async throws
+    {
+        let server = server
+        let gate = Locked<PagedCatalog.Gate?>(nil)
+        let conditional = KeyedRepository<Int, Contact>(elements: store) { id, validators in
+            if let held = gate.withLock({ $0 }) {
+                held.arrived.resolve(())
+                await held.released.wait()
+            }
+            let (contact, tag) = try await server.contact(id)
+            return validators.entityTag == tag
+                ? .notModified(Validators(entityTag: tag)) : .modified(contact, Validators(entityTag: tag))
+        }
+        if serverChanged { await server.setPhone(of: 1, to: "ONE") }
+        let held = PagedCatalog.Gate()
+        gate.withLock { $0 = held }
+        let fetch = Task { try await conditional.refresh(1) }
+        await held.requested()
+        // NB: saved by another process on the file (here another store): the fetch finds it.
+        try await ElementStore<Contact>(disk: try DiskCache(.file(path: path))).save(Contact(id: 1, phone: "saved"))
+        held.release()
+        _ = try await fetch.value
+        #expect(try await conditional.value(for: 1, policy: .returnCacheDontLoad)?.value.phone == "saved")
+        #expect(
+            try sqlRows("SELECT ifnull(entity_tag, '-') FROM content_loading_elements WHERE id = '1'", in: path) == [
+                "-"
+            ], "the save holds no entity tag")
+
+        // NB: so the next fetch brings the server's value in full.
+        gate.withLock { $0 = nil }
+        try await conditional.refresh(1)
+        #expect(
+            try await conditional.value(for: 1, policy: .returnCacheDontLoad)?.value.phone
+                == (serverChanged ? "ONE" : "one"))
     }
 }

@@ -104,6 +104,15 @@ extension KeyedRepository {
                 // NB: nothing is cached, so nothing holds the validators: the next fetch is full.
                 throw UnexpectedNotModified(key: key.persistentKey)
             }
+            // NB: the 304 confirms the value the sent validators came with. An entry written
+            // since (by another process on the file) carries others: it stays as it is (its
+            // age too), and the readers get it.
+            guard current.validators == sent else {
+                let delivery = KeyChannel<Value>.Delivery.confirmed(
+                    current.value, writtenAt: current.writtenAt, version: current.version,
+                    validators: current.validators)
+                return (.notModified, publish(delivery, in: channel))
+            }
             return (.notModified, try await confirm(current, for: key, in: channel, sent: sent, validators: validators))
         case .modified(let value, let validators):
             if let isUnchanged, let current = await lookUp(key).hit, isUnchanged(current.value, value) {

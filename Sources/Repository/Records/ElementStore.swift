@@ -76,7 +76,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// Writes `element` and shares the change with the listeners off the main actor; returns it.
     @concurrent private func saved(_ element: Element) async throws -> ElementChange<Element> {
         let writtenAt = now()
-        let written: (version: UInt64, kept: Data?)
+        let written: (version: UInt64, kept: Data?, keptRow: (writtenAt: Date, validators: Validators)?)
         do {
             let data = try Self.encoded(element)
             written = try await disk.writeElement(

@@ -48,7 +48,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         keepingWritesAfter started: UInt64?
     ) async throws -> TierWrite<Element> {
         if validators.freshness?.isNoStore == true { return TierWrite(version: try await remove(id)) }
-        let write: (version: UInt64, kept: Data?)
+        let write: (version: UInt64, kept: Data?, keptRow: (writtenAt: Date, validators: Validators)?)
         do {
             write = try await cache.writeElement(
                 try ElementStore<Element>.encoded(value), type: store.type, id: id.persistentKey, writtenAt: writtenAt,
@@ -56,9 +56,11 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         } catch {
             throw store.failure("write", id, error)
         }
-        // NB: an element saved after the fetch started is kept in the file; the readers get it too.
+        // NB: an element saved after the fetch started is kept in the file; the readers get it
+        // too, with its own write time and validators.
         return TierWrite(
-            version: write.version, kept: write.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) })
+            version: write.version, kept: write.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) },
+            keptWhole: write.keptRow)
     }
 
     func confirm(_ value: Element, for id: Element.ID, _ confirmation: Confirmation) async throws

@@ -116,11 +116,13 @@ extension DiskCache {
     /// Writes element `id` of `type`, at the file's next write version, unless a write after
     /// `started` holds it (`nil`: whatever holds it); either way the element is held by id.
     ///
-    /// - Returns: The version, and the stored data when a later write was kept.
+    /// - Returns: The version, and the stored data when a later write was kept (or the row
+    ///   shows pending mutations over `data`); with the kept row's write time and validators
+    ///   when a later write was kept.
     func writeElement(
         _ data: Data, type: String, id: String, writtenAt: Date, validators: Validators,
         keepingWritesAfter started: UInt64?
-    ) async throws -> (version: UInt64, kept: Data?) {
+    ) async throws -> (version: UInt64, kept: Data?, keptRow: (writtenAt: Date, validators: Validators)?) {
         try await writeFault?("\(type)|\(id)")
         return try database.transaction(operation: "write the cache in") {
             let version = try advanceVersion()
@@ -131,11 +133,13 @@ extension DiskCache {
                 keepingWritesAfter: started, heldByID: true, using: try elementUpsert())
             guard written else {
                 try holdByID(type: type, id: id)
-                return (version, try storedElement(type: type, id: id)?.data)
+                let kept = try storedElement(type: type, id: id)
+                let keptAt = kept.flatMap { try? Self.writtenAt($0.writtenAt, shown: $0.shownWrittenAt) }
+                return (version, kept?.data, kept.flatMap { kept in keptAt.map { ($0, kept.validators) } })
             }
-            guard let shown else { return (version, nil) }
+            guard let shown else { return (version, nil, nil) }
             try writeServerValue(data, entityTag: validators.entityTag, type: type, id: id)
-            return (version, shown)
+            return (version, shown, nil)
         }
     }
 
