@@ -7,8 +7,9 @@ import KitTestSupport
 import Testing
 
 /// Two connections to one file (two processes; here two `DiskCache`s), each with a repository
-/// of the same key: saves, fetches and invalidations through either, interleaved at random.
-/// 200 runs, 2,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it).
+/// of the same key (of a value, or of a list over an element store): saves, fetches and
+/// invalidations through either, interleaved at random. 200 runs of each, 2,000 in the full
+/// fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it).
 ///
 /// After each run the file holds the last save, or the value of a fetch that started after
 /// that save began: a fetch never overwrites, in the file, a save made after it started,
@@ -28,31 +29,95 @@ struct TwoConnectionsInterleavingTests {
     }
 }
 
+extension TwoConnectionsInterleavingTests {
+    /// The same over element stores: element 1 saved through either connection's store, and
+    /// fetched in a list through either; the file's row is the last save, or what a fetch that
+    /// started after it began brought.
+    @Test func aListFetchNeverOverwritesAnElementSavedAfterItStartedOnEitherConnection() async throws {
+        var random = SeededGenerator(seed: 43)
+        let directory = try temporaryCachePath()
+        for run in 0..<Self.runs {
+            let path = directory + "-elements-\(run)"
+            try await TwoConnectionsRun(path: path, run: run, elements: true).play(&random)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+    }
+}
+
 /// One run: two repositories over two connections to one file, with fetches the test completes.
 private final class TwoConnectionsRun: Sendable {
+    typealias Contact = ElementStoreTests.Contact
+
     let path: String
     let run: Int
     /// How many saves began (through either repository).
     let saves = Locked(0)
     let loaders = [ControlledLoader<String, String>(), ControlledLoader<String, String>()]
-    let repositories: [KeyedRepository<String, String>]
+    /// A repository of the key "k" per connection: of a string, or (over element stores) of
+    /// a list holding element 1 and 2.
+    let repositories: [Side]
     let refreshes = Locked(0)
     let steps = Locked<[String]>([])
 
-    init(path: String, run: Int) throws {
+    /// One connection's repository.
+    enum Side: Sendable {
+        case value(KeyedRepository<String, String>)
+        case elements(ElementStore<Contact>, KeyedRepository<String, [Contact]>)
+
+        func save(_ value: String) async throws {
+            switch self {
+            case .value(let repository): try await repository.save(value, for: "k")
+            case .elements(let store, _): try await store.save(Contact(id: 1, phone: value))
+            }
+        }
+
+        func refresh() async throws {
+            switch self {
+            case .value(let repository): try await repository.refresh("k")
+            case .elements(_, let lists): try await lists.refresh("k")
+            }
+        }
+
+        func invalidate() {
+            switch self {
+            case .value(let repository): repository.invalidate("k")
+            case .elements(_, let lists): lists.invalidate("k")
+            }
+        }
+
+        var isFetching: Bool {
+            switch self {
+            case .value(let repository): repository.isFetching("k")
+            case .elements(_, let lists): lists.isFetching("k")
+            }
+        }
+    }
+
+    init(path: String, run: Int, elements: Bool = false) throws {
         self.path = path
         self.run = run
-        var repositories: [KeyedRepository<String, String>] = []
+        var repositories: [Side] = []
         for (index, loader) in loaders.enumerated() {
             let saves = saves
-            repositories.append(
-                KeyedRepository(disk: try DiskCache(.file(path: path))) { key in
-                    // NB: the value says which connection fetched it and how many saves had begun
-                    // when its request started.
-                    let before = saves.withLock { $0 }
-                    _ = try await loader.load(key)
-                    return "fetch \(index)/\(before)"
-                })
+            // NB: the value says which connection fetched it and how many saves had begun when its
+            // request started.
+            let fetched: @Sendable (String) async throws -> String = { key in
+                let before = saves.withLock { $0 }
+                _ = try await loader.load(key)
+                return "fetch \(index)/\(before)"
+            }
+            let disk = try DiskCache(.file(path: path))
+            if elements {
+                let store = ElementStore<Contact>(disk: disk)
+                repositories.append(
+                    .elements(
+                        store,
+                        KeyedRepository(elements: store) { key in
+                            [Contact(id: 1, phone: try await fetched(key)), Contact(id: 2, phone: "two")]
+                        }))
+            } else {
+                repositories.append(.value(KeyedRepository(disk: disk, fetch: fetched)))
+            }
         }
         self.repositories = repositories
     }
@@ -67,12 +132,12 @@ private final class TwoConnectionsRun: Sendable {
                     return count
                 }
                 steps.withLock { $0.append("save \(number) on \(side)") }
-                try await repositories[side].save("save \(number)", for: "k")
+                try await repositories[side].save("save \(number)")
             case 2:
                 steps.withLock { $0.append("refresh on \(side)") }
                 refreshes.withLock { $0 += 1 }
                 Task { [repositories, refreshes] in
-                    _ = try? await repositories[side].refresh("k")
+                    _ = try? await repositories[side].refresh()
                     refreshes.withLock { $0 -= 1 }
                 }
             case 3:
@@ -81,7 +146,7 @@ private final class TwoConnectionsRun: Sendable {
                 _ = loaders[side].complete(call, returning: "")
             case 4:
                 steps.withLock { $0.append("invalidate on \(side)") }
-                repositories[side].invalidate("k")
+                repositories[side].invalidate()
             default:
                 for _ in 0..<Int.random(in: 0..<8, using: &random) { await Task.yield() }
             }
@@ -101,7 +166,7 @@ private final class TwoConnectionsRun: Sendable {
                 _ = loaders[side].complete(call, returning: "")
                 continue
             }
-            let fetching = repositories.contains { $0.isFetching("k") }
+            let fetching = repositories.contains(where: \.isFetching)
             guard fetching || refreshes.withLock({ $0 }) > 0 else { break }
             await Task.yield()
         }
@@ -111,8 +176,13 @@ private final class TwoConnectionsRun: Sendable {
     private func check() async throws {
         let saved = saves.withLock { $0 }
         guard saved > 0 else { return }
-        let file = KeyedRepository<String, String>(disk: try DiskCache(.file(path: path))) { $0 }
-        let stored = try await file.value(for: "k", policy: .returnCacheDontLoad)?.value
+        let stored: String?
+        if case .elements = repositories[0] {
+            stored = try await ElementStore<Contact>(disk: try DiskCache(.file(path: path))).element(id: 1)?.phone
+        } else {
+            let file = KeyedRepository<String, String>(disk: try DiskCache(.file(path: path))) { $0 }
+            stored = try await file.value(for: "k", policy: .returnCacheDontLoad)?.value
+        }
         // The last save, or a fetch that started after it began.
         let afterLastSave = stored.map { $0 == "save \(saved)" || $0.hasSuffix("/\(saved)") } ?? false
         #expect(
