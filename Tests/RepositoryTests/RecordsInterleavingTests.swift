@@ -9,7 +9,8 @@ import Testing
 /// Records under interleaved work: element saves and removals, server changes, fetches of two
 /// overlapping lists and of details (answered 304 when nothing changed), list removals, and a
 /// persisted paging list loading pages at both ends through a window and refreshing,
-/// run a few at a time at random. After every step each reader (the paging model, a list, a
+/// run a few at a time at random, with a relaunch now and then (everything made again over
+/// the file, the feed opened from its stored pages). After every step each reader (the paging model, a list, a
 /// detail) shows, for every id it holds, the element row the file holds (the latest write),
 /// and the stored pages are contiguous.
 ///
@@ -36,30 +37,24 @@ struct RecordsInterleavingTests {
         var random = SeededGenerator(seed: seed)
         let path = try temporaryCachePath()
         let catalog = PagedCatalog(count: 24, pageSize: 3)
-        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
-        // NB: conditional fetches: a list or detail the server has not changed since is a 304.
-        // NB: two lists: "first" holds the first 6 contacts, "all" every one (each id in two).
-        let lists = KeyedRepository<String, [Contact]>(elements: store) { key, validators in
-            catalog.first(key == "first" ? 6 : 24, validators: validators)
-        }
-        let details = KeyedRepository<Int, Contact>(elements: store) { id, validators in
-            try catalog.contact(id, validators: validators)
-        }
-        let feed = PagingListViewModel(
-            pageWindow: 3,
-            source: .persisted(in: store, key: "feed") { cursor, validators in
-                try await catalog.page(cursor, validators: validators)
-            })
-        await feed.refresh().completed()
+        var world = try World(launchingOver: path, catalog: catalog)
+        await world.feed.refresh().completed()
 
         for step in 0..<Self.steps {
+            // NB: now and then a relaunch: everything made again over the file, the feed opened
+            // from its stored pages.
+            if Int.random(in: 0..<50, using: &random) == 0 {
+                world = try World(launchingOver: path, catalog: catalog)
+                await world.feed.refresh().completed()
+            }
+            let (store, lists, details, feed) = (world.store, world.lists, world.details, world.feed)
+            let launched = world
             let operations = (0..<Int.random(in: 1...3, using: &random)).map { _ in
                 (Int.random(in: 0..<11, using: &random), Int.random(in: 0..<24, using: &random))
             }
-            let world = World(store: store, lists: lists, details: details, feed: feed, catalog: catalog)
             await withTaskGroup(of: Void.self) { group in
                 for (operation, id) in operations {
-                    group.addTask { await world.perform(operation, on: id, at: step) }
+                    group.addTask { await launched.perform(operation, on: id, at: step) }
                 }
             }
             let context = "seed \(seed) step \(step) after \(operations)"
@@ -93,13 +88,32 @@ struct RecordsInterleavingTests {
         #expect(catalog.notModified > 0, "some fetches were answered 304")
     }
 
-    /// What the steps work on.
+    /// What the steps work on: one launch of the app over the file.
     struct World: Sendable {
         let store: ElementStore<Contact>
         let lists: KeyedRepository<String, [Contact]>
         let details: KeyedRepository<Int, Contact>
         let feed: PagingListViewModel<Void, Contact, String>
         let catalog: PagedCatalog
+
+        /// A launch over the file at `path`: the store, its lists and details (fetched
+        /// conditionally: what the server has not changed since is a 304), and the feed.
+        @MainActor init(launchingOver path: String, catalog: PagedCatalog) throws {
+            self.catalog = catalog
+            store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+            // NB: two lists: "first" holds the first 6 contacts, "all" every one (each id in two).
+            lists = KeyedRepository(elements: store) { key, validators in
+                catalog.first(key == "first" ? 6 : 24, validators: validators)
+            }
+            details = KeyedRepository(elements: store) { id, validators in
+                try catalog.contact(id, validators: validators)
+            }
+            feed = PagingListViewModel(
+                pageWindow: 3,
+                source: .persisted(in: store, key: "feed") { cursor, validators in
+                    try await catalog.page(cursor, validators: validators)
+                })
+        }
 
         /// Runs operation `operation` (0…10) on contact `id`, at `step`; failures (a fetch of a
         /// page whose cursor went) are part of the game.
