@@ -55,12 +55,25 @@ actor ContactServer {
         return contacts.values.sorted { $0.id < $1.id }
     }
 
-    /// Every contact and the entity tag of the list of them (of the `first` of them, when
-    /// given), made from the contacts' versions: it changes whenever one of them does.
-    func allWithEntityTag(first: Int? = nil) throws -> ([Contact], String) {
+    /// Every contact and the entity tag of the list of them, made from the contacts' versions:
+    /// it changes whenever one of them does.
+    func allWithEntityTag() throws -> ([Contact], String) {
         let all = try all()
-        let listed = all.prefix(first ?? all.count)
-        return (all, "list:" + listed.map { "\($0.id).\(versions[$0.id, default: 1])" }.joined(separator: ","))
+        return (all, entityTag(ofList: all))
+    }
+
+    /// The page of 2 contacts at `cursor` (the index of its first contact; `nil`: the first
+    /// page), and its entity tag, made as a list's.
+    func page(at cursor: Int?) throws -> (Page<Contact, Int>, entityTag: String) {
+        let all = try all()
+        let start = cursor ?? 0
+        let end = min(start + 2, all.count)
+        let items = Array(all[start..<end])
+        return (Page(items: items, nextCursor: end < all.count ? end : nil), entityTag(ofList: items))
+    }
+
+    private func entityTag(ofList contacts: [Contact]) -> String {
+        "list:" + contacts.map { "\($0.id).\(versions[$0.id, default: 1])" }.joined(separator: ",")
     }
 
     func phone(of id: Int) -> String? { contacts[id]?.phone }

@@ -100,10 +100,7 @@ private final class OutboxRun {
             // as the list's, from its contacts' versions): a 304 when they did not change.
             feed = await PagingListViewModel(
                 source: .persisted(in: store, key: "feed") { cursor, validators in
-                    let (contacts, tag) = try await server.allWithEntityTag(first: cursor == nil ? 2 : nil)
-                    let start = cursor ?? 0
-                    let end = min(start + 2, contacts.count)
-                    let page = Page(items: Array(contacts[start..<end]), nextCursor: end < contacts.count ? end : nil)
+                    let (page, tag) = try await server.page(at: cursor)
                     guard cursor != nil || validators.entityTag != tag else {
                         OutboxRun.pagesNotModified.withLock { $0 += 1 }
                         return .notModified(Validators(entityTag: tag))

@@ -25,12 +25,7 @@ struct OutboxPagingTests {
         let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
         let server = server
         let feed = Feed(
-            source: .persisted(in: store, key: "feed") { cursor in
-                let contacts = try await server.all()
-                let start = cursor ?? 0
-                let end = min(start + 2, contacts.count)
-                return Page(items: Array(contacts[start..<end]), nextCursor: end < contacts.count ? end : nil)
-            })
+            source: .persisted(in: store, key: "feed") { cursor in try await server.page(at: cursor).0 })
         let outbox = Outbox(
             store: store, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1),
             isPaused: isPaused)
