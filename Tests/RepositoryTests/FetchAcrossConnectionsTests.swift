@@ -62,6 +62,19 @@ struct FetchAcrossConnectionsTests {
         #expect(try await app.element(id: 1)?.phone == "ONE", "the file holds what was fetched")
     }
 
+    @Test func aDetailFetchedAfterAnotherConnectionWroteTheElementStoresWhatItFetched() async throws {
+        // NB: the fetch reads the row's validators before its request: a read of another
+        // connection's write is no write of this one since the fetch started.
+        try await lists(over: other).refresh("all")
+        await server.setPhone(of: 1, to: "ONE")
+
+        let server = server
+        let details = KeyedRepository<Int, Contact>(elements: app) { id in try await server.contact(id).0 }
+        try await details.refresh(1)
+        #expect(try await details.value(for: 1, policy: .returnCacheDontLoad)?.value.phone == "ONE")
+        #expect(try await app.element(id: 1)?.phone == "ONE", "the file holds what was fetched")
+    }
+
     @Test func aSaveByAnotherConnectionAfterAFetchStartedIsKept() async throws {
         let gate = PagedCatalog.Gate()
         let lists = lists(over: app, gate: gate)

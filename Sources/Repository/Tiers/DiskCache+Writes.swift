@@ -146,6 +146,7 @@ extension DiskCache {
         }
         let next = UInt64(max(1, version ?? 1))
         seenVersion.withLock { $0 = max($0, next) }
+        writtenVersion.withLock { $0 = max($0, next) }
         return next
     }
 
@@ -153,10 +154,12 @@ extension DiskCache {
     /// read just before its request: the file's counter, which the writes of every
     /// connection to the file advance (another process's, another `DiskCache`'s), so that
     /// what they wrote before it is no write the fetch must keep. When this connection has
-    /// written or read a newer version since `seen` (a save of this process may have come
-    /// after the fetch started), or the counter cannot be read: `seen`.
+    /// written a newer version since `seen` (a save of this process may have come after the
+    /// fetch started), or the counter cannot be read: `seen`. A row it only read since (the
+    /// validators a fetch sends, read from the row another connection wrote) is no write of
+    /// its own: the fetch stores what it fetched over it.
     func startVersion(since seen: UInt64) -> UInt64 {
-        guard latestVersion == seen,
+        guard writtenVersion.withLock({ $0 }) <= seen,
             let read = try? database.prepare(
                 "SELECT \(Self.validCounter) FROM content_loading_cache_counter WHERE id = 1",
                 operation: "read the cache in"),

@@ -43,6 +43,8 @@ public actor DiskCache {
     var writeFault: (@Sendable (String) async throws -> Void)?
     /// The highest write version this connection has seen in the file.
     let seenVersion: Locked<UInt64>
+    /// The highest write version this connection took for a write of its own (0: none yet).
+    let writtenVersion = Locked<UInt64>(0)
     /// The outboxes' overlays, by element type (see `DiskCache+Outbox.swift`): set without a
     /// hop onto the actor, so an outbox has its overlay in place before any write after it is
     /// made.
