@@ -42,6 +42,7 @@ extension DiskCache {
     /// see: `data` with them applied; when no overlay is set for the type yet, the row as it
     /// is); `nil` when it has none, so `data` is its row. Then `writeBase` keeps `data` as its server value.
     func shownValue(ofServerValue data: Data, type: String, id: String) throws -> Data? {
+        try syncPendingElements()
         guard !pendingElements.isEmpty, pendingElements.contains(Self.pendingKey(type, id)) else { return nil }
         guard let overlay = overlay(for: type) else { return try storedElement(type: type, id: id)?.data ?? data }
         return try overlay(data, try pendingMutations(type: type, id: id))
@@ -57,6 +58,23 @@ extension DiskCache {
     }
 
     static func pendingKey(_ type: String, _ id: String) -> String { "\(type)\u{1F}\(id)" }
+
+    /// Reads ``pendingElements`` from the file again when another connection to it (another
+    /// process's, another `DiskCache`'s) has committed since it was read: its outbox may have
+    /// made an element pending, or confirmed one. Inside a write's transaction, no other
+    /// connection changes them until it ends.
+    func syncPendingElements() throws {
+        let version = try Self.dataVersion(of: database)
+        guard version != pendingElementsRead else { return }
+        pendingElements = try Self.pendingElements(in: database)
+        pendingElementsRead = version
+    }
+
+    /// The file's `data_version`: it changes when another connection commits a write.
+    static func dataVersion(of database: SQLiteDatabase) throws -> Int {
+        let pragma = try database.prepare("PRAGMA data_version", operation: "read the outbox in")
+        return try pragma.step() ? pragma.int(at: 0) : 0
+    }
 
     /// The kept server value of element `id` of `type`; the first time, its row as it is now
     /// (kept apart from here on).

@@ -52,8 +52,12 @@ public actor DiskCache {
 
     /// The overlay of element `type`, if an outbox set one.
     func overlay(for type: String) -> ElementOverlay? { overlaySlots.withLock { $0[type] } }
-    /// The elements with pending mutations (type, U+001F, id), whose server values are kept apart.
+    /// The elements with pending mutations (type, U+001F, id), whose server values are kept
+    /// apart: read from the file again when another connection has written since (see
+    /// `syncPendingElements()`).
     var pendingElements: Set<String>
+    /// The file's `data_version` when ``pendingElements`` was read from it.
+    var pendingElementsRead: Int
 
     static let migrations = [
         """
@@ -129,6 +133,7 @@ public actor DiskCache {
             "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "read the cache in")
         seenVersion = Locked(try counter.step() ? UInt64(max(0, counter.int(at: 0))) : 0)
         pendingElements = try Self.pendingElements(in: database)
+        pendingElementsRead = try Self.dataVersion(of: database)
     }
 
     /// The bytes the stored keys and values take, measured (a stored size is not trusted).
