@@ -72,6 +72,24 @@ struct OutboxAcrossConnectionsTests {
         #expect(try sqlRows("SELECT count(*) FROM content_loading_element_bases", in: path) == ["0"])
     }
 
+    @Test func anotherConnectionWithAnOutboxShowsTheEditOverWhatItFetched() async throws {
+        try await lists(over: app).refresh("all")
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        await server.setPhone(of: 1, to: "ONE")
+
+        let otherOutbox = Outbox(
+            store: other, environment: server, mutations: [AppendToPhone.self], isPaused: true)
+        let others = lists(over: other)
+        try await others.refresh("all")
+        #expect(
+            try await others.value(for: "all", policy: .returnCacheDontLoad)?.value.map(\.phone) == ["ONE+a", "two"])
+        #expect(try await phoneAfterRelaunch() == "ONE+a")
+        #expect(try await otherOutbox.pendingCount() == 1, "the mutation is the file's: the other outbox lists it too")
+
+        try await drain()
+        #expect(await server.phone(of: 1) == "ONE+a", "sent over the server value the other connection fetched")
+    }
+
     @Test func aDetailFetchedInAnotherConnectionKeepsAnEditPendingHere() async throws {
         try await lists(over: app).refresh("all")
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
