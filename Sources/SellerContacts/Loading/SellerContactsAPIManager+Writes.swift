@@ -8,6 +8,21 @@ extension SellerContactsAPIManager {
         urlStore.sellerContactsURL.appendingPathComponent(String(order))
     }
 
+    /// Loads one contact as the server holds it now: `GET <contacts URL>/<order>`.
+    ///
+    /// ```swift
+    /// let (current, etag) = try await api.contact(order: 2)
+    /// ```
+    ///
+    /// - Returns: The contact and its entity tag (`nil` when the server sent none).
+    /// - Throws: `APIError` naming the URL and what failed (a `404` for a contact the server
+    ///   does not hold).
+    public func contact(order: Int) async throws -> (contact: SellerContacts, entityTag: String?) {
+        let url = contactURL(order: order)
+        let response = try await client.send(.get(url))
+        return (try client.decode(SellerContacts.self, from: response.body, url: url), response.validators.entityTag)
+    }
+
     /// Replaces a contact on the server: `PUT <contacts URL>/<order>` with `contact` as its JSON
     /// body.
     ///

@@ -36,13 +36,29 @@ public struct PhoneEdit: Mutation, Equatable {
 
     /// Sends the contact as edited over the server's last value.
     ///
+    /// A contact that came in the list has no entity tag of its own, and a `PUT` without
+    /// `If-Match` would overwrite a change made on the server since, silently. So the contact
+    /// is read first (``SellerContactsAPIManager/contact(order:)``): when it is neither the
+    /// copy the edit was made on nor the edit itself (a replay after a kill), that is a
+    /// conflict (``ContactChanged``); otherwise the `PUT` goes with the entity tag just read.
+    ///
     /// - Throws: ``MissingContact`` when the store does not hold the contact (nothing to send:
-    ///   the edit is rolled back), or what the API manager's `update` throws.
+    ///   the edit is rolled back), ``ContactChanged``, or what the API manager throws.
     public func send(using api: SellerContactsAPIManager, context: MutationContext<SellerContacts>) async throws
         -> MutationResult<SellerContacts>
     {
         guard let edited = context.edited else { throw MissingContact(order: order) }
-        let saved = try await api.update(edited, ifMatch: context.entityTag, idempotencyKey: context.idempotencyKey)
+        var ifMatch = context.entityTag
+        if ifMatch == nil {
+            let current = try await api.contact(order: order)
+            // NB: the edit itself on the server is no change by someone else: a replay after a
+            // kill, whose key the server has already applied.
+            if let server = context.serverValue, current.contact != server, current.contact != edited {
+                throw ContactChanged(current: current.contact, entityTag: current.entityTag)
+            }
+            ifMatch = current.entityTag
+        }
+        let saved = try await api.update(edited, ifMatch: ifMatch, idempotencyKey: context.idempotencyKey)
         return MutationResult(value: saved.contact, entityTag: saved.entityTag)
     }
 }
