@@ -12,7 +12,9 @@ import Testing
 /// conflicts (the server's copy changed: the server or the client wins, both are merged, or
 /// the app is asked and resolves it later; a refused key is refused again, as a server's
 /// idempotency memory does) and
-/// relaunches, interleaved at random over one cache file per run: 200 runs, 10,000 in the full
+/// relaunches, and fetches by a second connection to the file (an app extension, with its own
+/// outbox, never sent), each followed by a relaunch of the app, which then reads what that
+/// connection wrote, interleaved at random over one cache file per run: 200 runs, 10,000 in the full
 /// fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards that run side by
 /// side.
 ///
@@ -24,7 +26,8 @@ import Testing
 /// value's). It found a detail's entity tag dropped when its value equalled a row a list had
 /// written again since, which sent the next mutation without `If-Match`; and a held conflict
 /// the app let the server win rolling the element back to the value the conflict came with
-/// over a newer one fetched since.
+/// over a newer one fetched since; and a second connection, opened before a mutation was
+/// performed, writing the server's value over the element's row without it.
 @Suite(.timeLimit(.minutes(5)))
 struct OutboxInterleavingTests {
     static let runs = ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" ? 10_000 : 200
@@ -71,6 +74,9 @@ private final class OutboxRun {
     let context: String
     let server = ContactServer(OutboxRun.ids.map { Contact(id: $0, phone: "s\($0)") })
     var client: Client
+    /// The extension: a second connection to the file, opened at the start of the run (and
+    /// again now and then), with a list of its own and an outbox it never sends.
+    var extensionClient: Extension
     var model = Model()
     var steps: [String] = []
     var counter = 0
@@ -133,6 +139,23 @@ private final class OutboxRun {
         @MainActor func feedPhones() -> [String] { feed.items.map(\.phone) }
     }
 
+    /// What an app extension holds: a second connection to the file, a list of the contacts
+    /// under its own key (fetched in full, compared with the one it holds), and an outbox
+    /// (paused: the app sends) whose mutations its rows show.
+    struct Extension {
+        let store: ElementStore<Contact>
+        let lists: KeyedRepository<String, [Contact]>
+        let outbox: Outbox<Contact, ContactServer>
+
+        init(path: String, server: ContactServer) throws {
+            store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+            lists = KeyedRepository(elements: store) { _ in try await server.all() }
+            outbox = Outbox(
+                store: store, environment: server, mutations: [AppendToPhone.self],
+                retryPolicy: RetryPolicy(attempts: 1), isPaused: true)
+        }
+    }
+
     /// A mutation performed and not yet confirmed or rolled back.
     struct Pending: CustomStringConvertible {
         let id: Int
@@ -166,6 +189,8 @@ private final class OutboxRun {
         var listTag: String? = "list:1.1,2.1,3.1"
         /// The entity tag of the feed's initial page (contacts 1 and 2) the client holds.
         var pageTag: String? = "list:1.1,2.1"
+        /// The phones of the extension's list as it holds it (`nil`: it holds none).
+        var extensionList: [String]?
 
         func shown(_ id: Int) -> String {
             learned[id, default: ""] + pending.filter { $0.id == id }.map(\.suffix).joined()
@@ -208,6 +233,20 @@ private final class OutboxRun {
                 learned[id] = server[id]
                 entityTags[id] = nil
             }
+        }
+
+        /// The extension's fetch of its list succeeded: equal to the list it holds, it writes
+        /// nothing; otherwise every element whose server value changed is learned, with no
+        /// entity tag, and the rows show the pending mutations over it (the extension's outbox
+        /// applies them); the extension then holds the list as shown.
+        mutating func extensionFetched() {
+            let fetched = OutboxRun.ids.map { server[$0, default: ""] }
+            guard extensionList != fetched else { return }
+            for id in OutboxRun.ids where server[id] != learned[id] {
+                learned[id] = server[id]
+                entityTags[id] = nil
+            }
+            extensionList = OutboxRun.ids.map(shown)
         }
 
         /// A fetch of the detail of `id` succeeded: it brings the server's value (unchanged
@@ -362,6 +401,7 @@ private final class OutboxRun {
         self.path = path
         self.context = context
         client = try await Client(path: path, server: server)
+        extensionClient = try Extension(path: path, server: server)
         try await client.lists.refresh("all")
         for id in Self.ids { try await client.details.refresh(id) }
         await client.refreshFeed()
@@ -424,9 +464,26 @@ private final class OutboxRun {
             let resolution = ["server", "client", "merge"].randomElement(using: &random)!
             try await step("resolve \(resolution)") { try await self.resolveFirstHeld(as: resolution) }
             model.resolveFirstHeld(as: resolution)
-        case 50..<60:
+        case 50..<57:
             try await step("fetch list") { _ = try? await self.client.lists.refresh("all") }
             if model.online { model.fetchedList() }
+        case 57..<60:
+            // NB: the extension fetches (opened again first, now and then), then the app is
+            // launched again and reads what it wrote.
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                try await step("extension relaunch") {
+                    self.extensionClient = try Extension(path: self.path, server: self.server)
+                }
+                model.extensionList = nil
+            }
+            try await step("extension fetches list, relaunch") {
+                _ = try? await self.extensionClient.lists.refresh("ext")
+                self.client = try await Client(path: self.path, server: self.server)
+                await self.client.refreshFeed()
+            }
+            if model.online { model.extensionFetched() }
+            model.relaunched()
+            if model.online { model.refreshedFeed() }
         case 60..<67:
             try await step("fetch \(id)") { _ = try? await self.client.details.refresh(id) }
             if model.online { model.fetchedDetail(id) }
