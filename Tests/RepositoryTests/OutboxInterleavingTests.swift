@@ -12,8 +12,8 @@ import Testing
 /// conflicts (the server's copy changed: the server or the client wins, both are merged, or
 /// the app is asked and resolves it later; a refused key is refused again, as a server's
 /// idempotency memory does) and
-/// relaunches, and fetches by a second connection to the file (an app extension, with its own
-/// outbox, never sent), each followed by a relaunch of the app, which then reads what that
+/// relaunches, and fetches and saves by a second connection to the file (an app extension, with
+/// its own outbox, never sent), each followed by a relaunch of the app, which then reads what that
 /// connection wrote, interleaved at random over one cache file per run: 200 runs, 10,000 in the full
 /// fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards that run side by
 /// side.
@@ -476,12 +476,25 @@ private final class OutboxRun {
                 }
                 model.extensionList = nil
             }
-            try await step("extension fetches list, relaunch") {
-                _ = try? await self.extensionClient.lists.refresh("ext")
-                self.client = try await Client(path: self.path, server: self.server)
-                await self.client.refreshFeed()
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                try await step("extension saves \(id), relaunch") {
+                    try await self.extensionClient.store.save(Contact(id: id, phone: "e\(counter)"))
+                    self.client = try await Client(path: self.path, server: self.server)
+                    await self.client.refreshFeed()
+                }
+                model.learned[id] = "e\(counter)"
+                model.entityTags[id] = nil
+                // NB: the save reaches the extension's list, as it shows the element.
+                let shown = model.shown(id)
+                model.extensionList?[id - 1] = shown
+            } else {
+                try await step("extension fetches list, relaunch") {
+                    _ = try? await self.extensionClient.lists.refresh("ext")
+                    self.client = try await Client(path: self.path, server: self.server)
+                    await self.client.refreshFeed()
+                }
+                if model.online { model.extensionFetched() }
             }
-            if model.online { model.extensionFetched() }
             model.relaunched()
             if model.online { model.refreshedFeed() }
         case 60..<67:
