@@ -108,6 +108,21 @@ struct DiskCacheTests {
         #expect(await disk.storedBytes == 132, "three 30-byte values under 14-byte keys (Swift.String|a)")
     }
 
+    @Test func writesThroughTwoConnectionsStayUnderTheByteLimitTogether() async throws {
+        // NB: two processes on one cache file (here two `DiskCache`s), both opened first: each
+        // write counts what the other wrote since.
+        let first = try repository(byteLimit: 140)
+        let second = try repository(byteLimit: 140)
+        for (key, repository) in [("a", first), ("b", first), ("c", second), ("d", second)] {
+            try await repository.save(String(repeating: key, count: 28), for: key)  // 30 bytes of JSON each
+            clock.advance(by: 1)
+        }
+        try await first.save(String(repeating: "e", count: 28), for: "e")
+        let disk = try #require(first.disk)
+        #expect(try await disk.keysByAccess() == ["Swift.String|c", "Swift.String|d", "Swift.String|e"])
+        #expect(await disk.storedBytes == 132, "the file's total, whichever connection wrote")
+    }
+
     @Test func entriesOfAnotherFormatAreDiscarded() async throws {
         try await repository(formatVersion: 1).save("old format", for: "a")
         let upgraded = try repository(formatVersion: 2)

@@ -40,6 +40,7 @@ extension DiskCache {
     func insertRow(_ data: Data, for key: String, size: Int, version: UInt64, writtenAt: Date, validators: Validators)
         throws
     {
+        try syncTotalBytes()
         let replaced = try storedBytes(of: key)
         let insert = try database.prepare(
             """
@@ -203,11 +204,24 @@ extension DiskCache {
         pendingReads = [:]
     }
 
+    /// Measures ``totalBytes`` again when another connection to the file (another process's,
+    /// another `DiskCache`'s) has written since it was last measured, so that the byte limit
+    /// holds for the file, whoever wrote. Inside a write's transaction, no other connection
+    /// writes until it ends.
+    func syncTotalBytes() throws {
+        let version = try Self.dataVersion(of: database)
+        guard version != totalBytesRead else { return }
+        totalBytes = try Self.measuredBytes(in: database)
+        totalBytesRead = version
+    }
+
     /// Runs `body`; when it throws (its transaction rolled back), the running total is restored.
     func keepingTotalOnFailure<T>(_ body: () throws -> T) throws -> T {
-        let before = totalBytes
+        // NB: with the version it was measured at: a total measured in a rolled-back
+        // transaction is not trusted.
+        let before = (totalBytes, totalBytesRead)
         do { return try body() } catch {
-            totalBytes = before
+            (totalBytes, totalBytesRead) = before
             throw error
         }
     }

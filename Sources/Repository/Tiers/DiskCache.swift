@@ -35,8 +35,11 @@ public actor DiskCache {
     /// The format the entries are written in; entries of another format are discarded.
     public let formatVersion: Int
     let database: SQLiteDatabase
-    /// The total size of the keys and values, kept as rows are written and removed.
+    /// The total size of the keys and values, kept as rows are written and removed; measured
+    /// again when another connection has written to the file (see `syncTotalBytes()`).
     var totalBytes: Int
+    /// The file's `data_version` when ``totalBytes`` was last measured or kept.
+    var totalBytesRead = 0
     /// When each entry read since the last write was read, by key.
     var pendingReads: [String: Double] = [:]
     /// Makes a write fail or wait (for tests): called before each write changes anything.
@@ -129,6 +132,7 @@ public actor DiskCache {
             try discard.step()
         }
         totalBytes = try Self.measuredBytes(in: database)
+        totalBytesRead = try Self.dataVersion(of: database)
         let counter = try database.prepare(
             "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "read the cache in")
         seenVersion = Locked(try counter.step() ? UInt64(max(0, counter.int(at: 0))) : 0)
