@@ -75,6 +75,35 @@ struct FetchAcrossConnectionsTests {
         #expect(try await app.element(id: 1)?.phone == "ONE", "the file holds what was fetched")
     }
 
+    @Test func anInvalidationMarksStaleWhatAnotherConnectionWroteBeforeIt() async throws {
+        // NB: this connection never read the value: it learns the file's versions when it
+        // invalidates, not only those it has seen.
+        let invalidating = KeyedRepository<String, String>(disk: try DiskCache(.file(path: path))) { _ in "fetched" }
+        let saving = KeyedRepository<String, String>(disk: try DiskCache(.file(path: path))) { _ in "other" }
+        try await saving.save("saved before", for: "k")
+
+        invalidating.invalidate("k")
+        let before = try await invalidating.value(for: "k", policy: .returnCacheDontLoad)
+        #expect(before?.value == "saved before")
+        #expect(before?.isStale == true, "written before the invalidation")
+
+        try await saving.save("saved after", for: "k")
+        invalidating.memory.removeAll()
+        let after = try await invalidating.value(for: "k", policy: .returnCacheDontLoad)
+        #expect(after?.value == "saved after")
+        #expect(after?.isStale == false, "written after the invalidation")
+    }
+
+    @Test func anInvalidationOfAListMarksStaleTheListAnotherConnectionWroteBeforeIt() async throws {
+        try await lists(over: other).refresh("all")
+        let lists = lists(over: app)
+
+        lists.invalidate("all")
+        let read = try await lists.value(for: "all", policy: .returnCacheDontLoad)
+        #expect(read?.value.map(\.phone) == ["one", "two"])
+        #expect(read?.isStale == true, "written before the invalidation")
+    }
+
     @Test func aSaveByAnotherConnectionAfterAFetchStartedIsKept() async throws {
         let gate = PagedCatalog.Gate()
         let lists = lists(over: app, gate: gate)

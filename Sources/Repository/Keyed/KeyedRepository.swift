@@ -160,10 +160,11 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         lastVersion.withLock { $0 = max($0, version) }
     }
 
-    /// The highest version written so far, here or (as far as this process has seen) in the
-    /// persistent tier: an invalidation marks every value up to it stale.
+    /// The highest version written so far, here or in the persistent tier's file (by this
+    /// process or another: what another process wrote before an invalidation is stale too, read
+    /// or not): an invalidation marks every value up to it stale.
     private var latestVersion: UInt64 {
-        max(lastVersion.withLock { $0 }, tier?.latestVersion ?? 0)
+        max(lastVersion.withLock { $0 }, tier?.fileVersion ?? 0)
     }
 
     /// Makes every value written so far stale, on every tier: of `key`, or of every key.

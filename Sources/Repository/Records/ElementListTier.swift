@@ -99,6 +99,7 @@ where Element.ID: CacheKey {
     }
 
     var latestVersion: UInt64 { cache.latestVersion }
+    var fileVersion: UInt64 { cache.fileVersion }
 
     func startVersion(since seen: UInt64) async -> UInt64 { await cache.startVersion(since: seen) }
 

@@ -92,6 +92,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
     }
 
     var latestVersion: UInt64 { cache.latestVersion }
+    var fileVersion: UInt64 { cache.fileVersion }
 
     func startVersion(since seen: UInt64) async -> UInt64 { await cache.startVersion(since: seen) }
 

@@ -171,7 +171,7 @@ extension DiskCache {
     }
 
     /// The SQL for the counter when it is a positive integer, NULL otherwise.
-    private static let validCounter =
+    static let validCounter =
         "CASE WHEN typeof(last_version) = 'integer' AND last_version BETWEEN 1 AND \(Int64.max >> 2)"
         + " THEN last_version END"
 

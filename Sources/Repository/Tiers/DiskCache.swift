@@ -48,6 +48,8 @@ public actor DiskCache {
     let seenVersion: Locked<UInt64>
     /// The highest write version this connection took for a write of its own (0: none yet).
     let writtenVersion = Locked<UInt64>(0)
+    /// The connection that reads the file's counter off the actor (see `DiskCache+FileVersion.swift`).
+    let counterReader = Locked(CounterReader())
     /// The outboxes' overlays, by element type (see `DiskCache+Outbox.swift`): set without a
     /// hop onto the actor, so an outbox has its overlay in place before any write after it is
     /// made.
@@ -261,6 +263,7 @@ public actor DiskCache {
     /// ```
     public func close() {
         database.close()
+        closeCounterReader()
     }
 
     /// Makes writes fail with what `fault` throws, or wait while it waits; `nil` restores them

@@ -114,6 +114,7 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
     }
 
     var latestVersion: UInt64 { cache.latestVersion }
+    var fileVersion: UInt64 { cache.fileVersion }
 
     func startVersion(since seen: UInt64) async -> UInt64 { await cache.startVersion(since: seen) }
 

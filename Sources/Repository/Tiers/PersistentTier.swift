@@ -57,6 +57,10 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// The highest version the tier has seen (written or read); 0 when it keeps none.
     var latestVersion: UInt64 { get }
 
+    /// The highest version written so far, by this process or another on the same file
+    /// (what an invalidation marks stale); at least ``latestVersion``; 0 when it keeps none.
+    var fileVersion: UInt64 { get }
+
     /// The version a fetch takes that started when the tier had seen version `seen` (its
     /// ``latestVersion`` then), read just before the request: a write after it, in this
     /// process or another, is one the fetch keeps. At least `seen`.

@@ -56,4 +56,5 @@ struct StoreTier<Element: Sendable & Identifiable & Equatable>: PersistentTier w
 
     /// A store keeps no versions.
     var latestVersion: UInt64 { 0 }
+    var fileVersion: UInt64 { 0 }
 }

@@ -1,0 +1,43 @@
+import Foundation
+
+/// The file's write counter read without a hop onto the actor, for an invalidation: it marks
+/// stale every value written so far, in this process or another.
+extension DiskCache {
+    /// The highest write version in the file now, whichever connection wrote it: the counter,
+    /// read through a second connection of the cache's own (opened the first time it is
+    /// needed), so a caller that cannot wait for the actor (an invalidation) has it at once.
+    /// At least ``latestVersion``; that alone for a cache in memory, a closed one, or when the
+    /// counter cannot be read (another process's writes are then known as far as they were
+    /// read).
+    nonisolated var fileVersion: UInt64 {
+        let seen = latestVersion
+        guard path != ":memory:" else { return seen }
+        let counter: Int? = counterReader.withLock { reader in
+            guard !reader.isClosed else { return nil }
+            if reader.database == nil { reader.database = try? SQLiteDatabase(.file(path: path)) }
+            guard let database = reader.database,
+                let read = try? database.prepare(
+                    "SELECT \(Self.validCounter) FROM content_loading_cache_counter WHERE id = 1",
+                    operation: "read the cache in"),
+                (try? read.step()) == true
+            else { return nil }
+            return read.optionalInt(at: 0)
+        }
+        return max(seen, counter.map { UInt64($0) } ?? 0)
+    }
+
+    /// The second connection ``fileVersion`` reads through, and whether the cache was closed.
+    struct CounterReader {
+        var database: SQLiteDatabase?
+        var isClosed = false
+    }
+
+    /// Closes the connection ``fileVersion`` reads through; it is not opened again.
+    nonisolated func closeCounterReader() {
+        counterReader.withLock { reader in
+            reader.database?.close()
+            reader.database = nil
+            reader.isClosed = true
+        }
+    }
+}
