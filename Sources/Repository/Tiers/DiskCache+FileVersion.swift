@@ -14,7 +14,10 @@ extension DiskCache {
         guard path != ":memory:" else { return seen }
         let counter: Int? = counterReader.withLock { reader in
             guard !reader.isClosed else { return nil }
-            if reader.database == nil { reader.database = try? SQLiteDatabase(.file(path: path)) }
+            // NB: never made anew: a file deleted under the cache is not created empty here.
+            if reader.database == nil, FileManager.default.fileExists(atPath: path) {
+                reader.database = try? SQLiteDatabase(.file(path: path))
+            }
             guard let database = reader.database,
                 let read = try? database.prepare(
                     "SELECT \(Self.validCounter) FROM content_loading_cache_counter WHERE id = 1",
