@@ -90,6 +90,56 @@ struct OutboxAcrossConnectionsTests {
         #expect(await server.phone(of: 1) == "ONE+a", "sent over the server value the other connection fetched")
     }
 
+    @Test func anAnswerThatComesAfterAnotherConnectionSettledTheMutationChangesNothing() async throws {
+        // NB: two outboxes on one file send the same mutation, with the same key; the server
+        // applies it once and answers the second delivery as it did the first.
+        try await lists(over: app).refresh("all")
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        let otherOutbox = Outbox(
+            store: other, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1),
+            isPaused: true)
+        let gate = server.holdNextRequest()
+        let held = Task { await outbox.resume() }
+        await gate.requested()
+
+        await otherOutbox.resume()
+        try await otherOutbox.perform(AppendToPhone(id: 1, suffix: "+b"))
+        await otherOutbox.send()
+        #expect(await server.phone(of: 1) == "one+a+b")
+        #expect(try await otherOutbox.pendingCount() == 0)
+
+        gate.release()
+        await held.value
+        #expect(try await phoneAfterRelaunch() == "one+a+b", "the late answer to the first mutation is older")
+        #expect(try sqlRows("SELECT count(*) FROM content_loading_element_bases", in: path) == ["0"])
+    }
+
+    @Test func aConflictBothOutboxesMeetIsSentAgainOnceAndAppliedOnce() async throws {
+        // NB: the element's entity tag is held, and stale: the first delivery is a 412, which
+        // the server remembers under the mutation's key and answers to the second too.
+        let server = server
+        try await KeyedRepository<Int, Contact>(elements: app) { id, _ in
+            let (contact, tag) = try await server.contact(id)
+            return .modified(contact, Validators(entityTag: tag))
+        }.refresh(1)
+        await server.setPhone(of: 1, to: "ONE")
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "client"))
+        let otherOutbox = Outbox(
+            store: other, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1),
+            isPaused: true)
+        let gate = server.holdNextRequest()
+        let held = Task { await outbox.resume() }
+        await gate.requested()
+
+        await otherOutbox.resume()
+        #expect(await server.phone(of: 1) == "ONE+a", "sent again under a new key, over the server's value")
+        gate.release()
+        await held.value
+        #expect(await server.phone(of: 1) == "ONE+a", "not sent again by the outbox that met the conflict second")
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(try await phoneAfterRelaunch() == "ONE+a")
+    }
+
     @Test func aDetailFetchedInAnotherConnectionKeepsAnEditPendingHere() async throws {
         try await lists(over: app).refresh("all")
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))

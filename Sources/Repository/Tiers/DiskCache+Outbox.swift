@@ -48,16 +48,30 @@ extension DiskCache {
         }
     }
 
-    /// Gives pending mutation `sequence` a new idempotency key (its next request is another
-    /// one: sent again after a conflict).
-    func renewIdempotencyKey(of sequence: Int, to key: String) async throws {
+    /// Gives pending mutation `sequence`, sent with idempotency key `current`, the new key
+    /// `key` (its next request is another one: sent again after a conflict).
+    ///
+    /// - Returns: The key its next request goes with: `key`; or the one another connection to
+    ///   the file gave it since `current` (its outbox sends the mutation too: with one key, the
+    ///   server applies it once); `nil` when it is no longer in the outbox (settled through
+    ///   another connection: it is not to be sent again).
+    func renewIdempotencyKey(of sequence: Int, from current: String, to key: String) async throws -> String? {
         try await writeFault?("outbox \(sequence)")
-        let update = try database.prepare(
-            "UPDATE content_loading_outbox SET idempotency_key = ? WHERE sequence = ?", operation: "write the outbox in"
-        )
-        try update.bind(key, at: 1)
-        try update.bind(sequence, at: 2)
-        try update.step()
+        return try database.transaction(operation: "write the outbox in") {
+            let select = try database.prepare(
+                "SELECT idempotency_key FROM content_loading_outbox WHERE sequence = ?", operation: "read the outbox in"
+            )
+            try select.bind(sequence, at: 1)
+            guard try select.step() else { return nil }
+            if let stored = select.text(at: 0), stored != current { return stored }
+            let update = try database.prepare(
+                "UPDATE content_loading_outbox SET idempotency_key = ? WHERE sequence = ?",
+                operation: "write the outbox in")
+            try update.bind(key, at: 1)
+            try update.bind(sequence, at: 2)
+            try update.step()
+            return key
+        }
     }
 
     /// Records a mutation of element `id` of `type` and shows it, in one transaction: the

@@ -62,6 +62,10 @@ extension DiskCache {
     {
         let (mutation, change) = (settlement.mutation, settlement.change)
         let (type, id) = (mutation.elementType, mutation.elementID)
+        // NB: a mutation no longer in the outbox was settled through another connection to the
+        // file (its outbox sent it too, with the same key): this answer is that one again, or
+        // older than what came since, and changes nothing.
+        guard try isInOutbox(mutation.sequence) else { return (nil, try hasPendingMutations(type: type, id: id)) }
         var base = try keptBase(type: type, id: id)
         let held = base.value
         switch change {
@@ -89,6 +93,14 @@ extension DiskCache {
         }
         let shown = try showPending(type: type, id: id, base: base, version: version, writtenAt: writtenAt)
         return (shown, pendingElements.contains(Self.pendingKey(type, id)))
+    }
+
+    /// Whether the mutation with `sequence` is still in the outbox.
+    private func isInOutbox(_ sequence: Int) throws -> Bool {
+        let select = try database.prepare(
+            "SELECT 1 FROM content_loading_outbox WHERE sequence = ?", operation: "read the outbox in")
+        try select.bind(sequence, at: 1)
+        return try select.step()
     }
 
     /// Whether element `id` of `type` has a pending mutation (not set aside).

@@ -31,7 +31,8 @@ extension Outbox {
     ///
     /// The request sent again has a new idempotency key, stored before it goes: it is another
     /// request (another body, another `If-Match`), and a server that remembers the refusal under
-    /// the first key would answer it again. Killed before the answer is stored, the next launch
+    /// the first key would answer it again. When an outbox in another process over the file
+    /// renewed it first, its key is the one sent; when that outbox settled it, it is not sent. Killed before the answer is stored, the next launch
     /// sends the mutation with the new key: the server's memory of it answers (when it arrived)
     /// or the conflict comes again and is resolved again.
     func end(
@@ -55,13 +56,18 @@ extension Outbox {
                 server, entityTag: details.entityTag, sentOver: conflict.sentOver)
             return await settled(stored, change, pending: pending, error: nil)
         }
-        let renewed = stored.renewing(idempotencyKey: UUID().uuidString)
+        let key: String?
         do {
-            try await store.disk.renewIdempotencyKey(of: stored.sequence, to: renewed.idempotencyKey)
+            key = try await store.disk.renewIdempotencyKey(
+                of: stored.sequence, from: stored.idempotencyKey, to: UUID().uuidString)
         } catch {
             waitForRetry(pending, error)
             return false
         }
+        // NB: settled through another connection to the file (an extension's outbox sent it
+        // too): sent again from here, under a key of its own, it would be applied twice.
+        guard let key else { return await settled(stored, .unchanged, pending: pending, error: nil) }
+        let renewed = stored.renewing(idempotencyKey: key)
         let context = MutationContext(
             idempotencyKey: renewed.idempotencyKey, entityTag: details.entityTag, serverValue: details.server,
             edited: sent, attempt: 1)
