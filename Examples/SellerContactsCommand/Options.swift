@@ -64,7 +64,9 @@ public struct Options: Sendable, Equatable {
         confirms it. A change the server cannot take now (it is down) stays
         pending: the contacts show it, the command says how many changes are not
         sent yet, and every later --cache run with that URL sends it. A
-        server that changed the contact since (412) wins: the edit is rolled back.
+        server that changed the contact since (a 412, or a GET URL/ORDER just
+        before the PUT of a contact that came in the list) wins: the edit is
+        rolled back.
 
         OPTIONS:
           --url URL            Load from a file:// or http(s):// URL instead of the
