@@ -34,9 +34,30 @@ struct OutboxAcrossConnectionsTests {
         return Contacts(elements: store) { _ in try await server.all() }
     }
 
+    /// Details with each contact's entity tag, as an app's are.
     func details(over store: ElementStore<Contact>) -> KeyedRepository<Int, Contact> {
         let server = server
-        return KeyedRepository(elements: store) { id in try await server.contact(id).0 }
+        return KeyedRepository(elements: store) { id, _ in
+            let (contact, tag) = try await server.contact(id)
+            return .modified(contact, Validators(entityTag: tag))
+        }
+    }
+
+    /// The extension's own outbox over `other` (made paused).
+    func otherOutbox() -> Outbox<Contact, ContactServer> {
+        Outbox(
+            store: other, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1),
+            isPaused: true)
+    }
+
+    /// Resumes the app's outbox with its first request held at the server; returns the gate and
+    /// the resume, once the request waits.
+    func appsSendHeld() async -> (PagedCatalog.Gate, Task<Void, Never>) {
+        let gate = server.holdNextRequest()
+        let outbox = outbox
+        let held = Task { await outbox.resume() }
+        await gate.requested()
+        return (gate, held)
     }
 
     /// Contact 1's phone as a launch over the file reads it.
@@ -77,8 +98,7 @@ struct OutboxAcrossConnectionsTests {
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
         await server.setPhone(of: 1, to: "ONE")
 
-        let otherOutbox = Outbox(
-            store: other, environment: server, mutations: [AppendToPhone.self], isPaused: true)
+        let otherOutbox = otherOutbox()
         let others = lists(over: other)
         try await others.refresh("all")
         #expect(
@@ -95,12 +115,8 @@ struct OutboxAcrossConnectionsTests {
         // applies it once and answers the second delivery as it did the first.
         try await lists(over: app).refresh("all")
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
-        let otherOutbox = Outbox(
-            store: other, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1),
-            isPaused: true)
-        let gate = server.holdNextRequest()
-        let held = Task { await outbox.resume() }
-        await gate.requested()
+        let otherOutbox = otherOutbox()
+        let (gate, held) = await appsSendHeld()
 
         await otherOutbox.resume()
         try await otherOutbox.perform(AppendToPhone(id: 1, suffix: "+b"))
@@ -117,19 +133,11 @@ struct OutboxAcrossConnectionsTests {
     @Test func aConflictBothOutboxesMeetIsSentAgainOnceAndAppliedOnce() async throws {
         // NB: the element's entity tag is held, and stale: the first delivery is a 412, which
         // the server remembers under the mutation's key and answers to the second too.
-        let server = server
-        try await KeyedRepository<Int, Contact>(elements: app) { id, _ in
-            let (contact, tag) = try await server.contact(id)
-            return .modified(contact, Validators(entityTag: tag))
-        }.refresh(1)
+        try await details(over: app).refresh(1)
         await server.setPhone(of: 1, to: "ONE")
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "client"))
-        let otherOutbox = Outbox(
-            store: other, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1),
-            isPaused: true)
-        let gate = server.holdNextRequest()
-        let held = Task { await outbox.resume() }
-        await gate.requested()
+        let otherOutbox = otherOutbox()
+        let (gate, held) = await appsSendHeld()
 
         await otherOutbox.resume()
         #expect(await server.phone(of: 1) == "ONE+a", "sent again under a new key, over the server's value")
