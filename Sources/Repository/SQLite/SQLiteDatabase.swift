@@ -76,6 +76,10 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Makes a statement that meets another connection's lock fail at once (`SQLITE_BUSY`)
+    /// instead of waiting up to ``busyTimeout``: for a read that must not block its caller.
+    func failWhenBusy() { sqlite3_busy_timeout(handle, 0) }
+
     deinit {
         guard !isClosed else { return }
         finalizeIdleStatements()

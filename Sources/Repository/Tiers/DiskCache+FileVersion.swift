@@ -17,6 +17,9 @@ extension DiskCache {
             // NB: never made anew: a file deleted under the cache is not created empty here.
             if reader.database == nil, FileManager.default.fileExists(atPath: path) {
                 reader.database = try? SQLiteDatabase(.file(path: path))
+                // NB: an invalidation does not wait for another connection's lock (a file not
+                // yet in WAL): busy, it marks stale what this connection has seen.
+                reader.database?.failWhenBusy()
             }
             guard let database = reader.database,
                 let read = try? database.prepare(
