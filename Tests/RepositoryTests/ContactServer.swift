@@ -41,6 +41,9 @@ actor ContactServer {
     private var applied: [String: Contact] = [:]
     /// The refusal each key got for a stale `If-Match`: a second delivery gets it again.
     private var refused: [String: Stale] = [:]
+    /// Whether a refusal is remembered under its key (as the fixture server does); a server
+    /// that does not answers a second delivery as the contact is then.
+    private var remembersRefusals = true
     /// The key of every `put` that arrived, in order.
     private(set) var keys: [String] = []
     /// The gate the next `put` (of contact `id`, when given) waits at.
@@ -91,6 +94,7 @@ actor ContactServer {
 
     func entityTag(of id: Int) -> String { "v\(versions[id, default: 1])" }
     func setOnline(_ online: Bool) { isOnline = online }
+    func setRemembersRefusals(_ remembers: Bool) { remembersRefusals = remembers }
 
     /// Holds the next `put` (of contact `id`, when given) until the gate is released.
     nonisolated func holdNextRequest(of id: Int? = nil) -> PagedCatalog.Gate {
@@ -120,7 +124,7 @@ actor ContactServer {
         guard !rejecting, let contact else { throw Refused() }
         if let ifMatch, let current = contacts[contact.id], ifMatch != entityTag(of: contact.id) {
             let stale = Stale(current: current, entityTag: entityTag(of: contact.id))
-            refused[key] = stale
+            if remembersRefusals { refused[key] = stale }
             throw stale
         }
         contacts[contact.id] = contact

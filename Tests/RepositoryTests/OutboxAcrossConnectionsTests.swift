@@ -130,9 +130,13 @@ struct OutboxAcrossConnectionsTests {
         #expect(try sqlRows("SELECT count(*) FROM content_loading_element_bases", in: path) == ["0"])
     }
 
-    @Test func aConflictBothOutboxesMeetIsSentAgainOnceAndAppliedOnce() async throws {
-        // NB: the element's entity tag is held, and stale: the first delivery is a 412, which
-        // the server remembers under the mutation's key and answers to the second too.
+    @Test(arguments: [true, false])
+    func aConflictBothOutboxesMeetIsSentAgainOnceAndAppliedOnce(serverRemembersRefusals: Bool) async throws {
+        // NB: the element's entity tag is held, and stale: the first delivery is a 412. The
+        // app's delivery comes after the extension resolved it (sent again, applied, settled):
+        // a server that remembers the refusal answers it again; one that does not refuses it
+        // with the contact as it is now, whose entity tag would let a resend through.
+        await server.setRemembersRefusals(serverRemembersRefusals)
         try await details(over: app).refresh(1)
         await server.setPhone(of: 1, to: "ONE")
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "client"))
