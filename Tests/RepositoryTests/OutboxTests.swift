@@ -67,6 +67,25 @@ struct OutboxTests {
         #expect(try sqlRows("SELECT count(*) FROM content_loading_element_bases", in: path) == ["0"])
     }
 
+    @Test func aPerformThatIsRolledBackLeavesNoElementPending() async throws {
+        // NB: the element's row does not decode, so the mutation cannot be shown over it: the
+        // perform fails, and its transaction, which had kept the row apart, is rolled back.
+        let (store, lists, outbox) = try launch(isPaused: true)
+        try await lists.refresh("all")
+        _ = try sqlRows("UPDATE content_loading_elements SET value = X'7B' WHERE id = '2'", in: path)
+        // NB: a write through the store after that edit of the file, so the store knows of it.
+        try await store.save(Contact(id: 1, phone: "one"))
+        await #expect(throws: (any Error).self) { try await outbox.perform(AppendToPhone(id: 2, suffix: "+b")) }
+        #expect(try await outbox.pendingCount() == 0)
+
+        await server.setPhone(of: 2, to: "TWO")
+        try await lists.refresh("all")
+        #expect(try await store.element(id: 2)?.phone == "TWO")
+        #expect(
+            try sqlRows("SELECT count(*) FROM content_loading_element_bases", in: path) == ["0"],
+            "no server value is kept apart: nothing is pending")
+    }
+
     @Test func aMutationSurvivesARelaunchAndIsSentOnceWithItsKey() async throws {
         var (_, lists, outbox) = try launch()
         try await lists.refresh("all")

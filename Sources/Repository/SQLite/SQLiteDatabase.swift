@@ -76,6 +76,10 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// How many of this connection's transactions were rolled back: what a caller kept of a
+    /// transaction's reads and writes in memory may not hold once the count moves.
+    private(set) var rollbacks = 0
+
     /// Makes a statement that meets another connection's lock fail at once (`SQLITE_BUSY`)
     /// instead of waiting up to ``busyTimeout``: for a read that must not block its caller.
     func failWhenBusy() { sqlite3_busy_timeout(handle, 0) }
@@ -159,6 +163,7 @@ public final class SQLiteDatabase {
             return result
         } catch {
             try? run("ROLLBACK", operation: operation)
+            rollbacks += 1
             throw error
         }
     }

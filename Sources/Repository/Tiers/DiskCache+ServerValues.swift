@@ -60,14 +60,15 @@ extension DiskCache {
     static func pendingKey(_ type: String, _ id: String) -> String { "\(type)\u{1F}\(id)" }
 
     /// Reads ``pendingElements`` from the file again when another connection to it (another
-    /// process's, another `DiskCache`'s) has committed since it was read: its outbox may have
-    /// made an element pending, or confirmed one. Inside a write's transaction, no other
-    /// connection changes them until it ends.
+    /// process's, another `DiskCache`'s) has committed since it was read (its outbox may have
+    /// made an element pending, or confirmed one), or a transaction of this one was rolled back
+    /// (what it added to the set or took out of it did not happen). Inside a write's
+    /// transaction, no other connection changes them until it ends.
     func syncPendingElements() throws {
-        let version = try Self.dataVersion(of: database)
-        guard version != pendingElementsRead else { return }
+        let read = (dataVersion: try Self.dataVersion(of: database), rollbacks: database.rollbacks)
+        guard read != pendingElementsRead else { return }
         pendingElements = try Self.pendingElements(in: database)
-        pendingElementsRead = version
+        pendingElementsRead = read
     }
 
     /// The file's `data_version`: it changes when another connection commits a write.

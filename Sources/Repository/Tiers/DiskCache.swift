@@ -61,8 +61,9 @@ public actor DiskCache {
     /// apart: read from the file again when another connection has written since (see
     /// `syncPendingElements()`).
     var pendingElements: Set<String>
-    /// The file's `data_version` when ``pendingElements`` was read from it.
-    var pendingElementsRead: Int
+    /// The file's `data_version` and this connection's rollback count when
+    /// ``pendingElements`` was read from the file.
+    var pendingElementsRead: (dataVersion: Int, rollbacks: Int)
 
     static let migrations = [
         """
@@ -139,7 +140,7 @@ public actor DiskCache {
             "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "read the cache in")
         seenVersion = Locked(try counter.step() ? UInt64(max(0, counter.int(at: 0))) : 0)
         pendingElements = try Self.pendingElements(in: database)
-        pendingElementsRead = try Self.dataVersion(of: database)
+        pendingElementsRead = (try Self.dataVersion(of: database), database.rollbacks)
     }
 
     /// The bytes the stored keys and values take, measured (a stored size is not trusted).
