@@ -21,13 +21,8 @@ extension DiskCache {
                 // yet in WAL): busy, it marks stale what this connection has seen.
                 reader.database?.failWhenBusy()
             }
-            guard let database = reader.database,
-                let read = try? database.prepare(
-                    "SELECT \(Self.validCounter) FROM content_loading_cache_counter WHERE id = 1",
-                    operation: "read the cache in"),
-                (try? read.step()) == true
-            else { return nil }
-            return read.optionalInt(at: 0)
+            guard let database = reader.database else { return nil }
+            return (try? Self.counter(in: database, operation: "read the cache in")) ?? nil
         }
         return max(seen, counter.map { UInt64($0) } ?? 0)
     }

@@ -62,19 +62,13 @@ extension DiskCache {
     /// Reads ``pendingElements`` from the file again when another connection to it (another
     /// process's, another `DiskCache`'s) has committed since it was read (its outbox may have
     /// made an element pending, or confirmed one), or a transaction of this one was rolled back
-    /// (what it added to the set or took out of it did not happen). Inside a write's
-    /// transaction, no other connection changes them until it ends.
+    /// (what it added to the set or took out of it did not happen): see ``FileMark``. Inside a
+    /// write's transaction, no other connection changes them until it ends.
     func syncPendingElements() throws {
-        let read = (dataVersion: try Self.dataVersion(of: database), rollbacks: database.rollbacks)
-        guard read != pendingElementsRead else { return }
+        let mark = try fileMark()
+        guard mark != pendingElementsRead else { return }
         pendingElements = try Self.pendingElements(in: database)
-        pendingElementsRead = read
-    }
-
-    /// The file's `data_version`: it changes when another connection commits a write.
-    static func dataVersion(of database: SQLiteDatabase) throws -> Int {
-        let pragma = try database.prepare("PRAGMA data_version", operation: "read the outbox in")
-        return try pragma.step() ? pragma.int(at: 0) : 0
+        pendingElementsRead = mark
     }
 
     /// The kept server value of element `id` of `type`; the first time, its row as it is now

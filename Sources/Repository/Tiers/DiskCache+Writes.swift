@@ -133,10 +133,7 @@ extension DiskCache {
         try database.run(
             "UPDATE content_loading_cache_counter SET last_version = last_version + 1 WHERE id = 1",
             operation: "write the cache in")
-        let select = try database.prepare(
-            "SELECT \(Self.validCounter) FROM content_loading_cache_counter WHERE id = 1",
-            operation: "write the cache in")
-        var version = try select.step() ? select.optionalInt(at: 0) : nil
+        var version = try Self.counter(in: database, operation: "write the cache in")
         if version == nil {
             try database.execute(
                 "INSERT OR REPLACE INTO content_loading_cache_counter VALUES (1, (\(Self.validVersionsMaximum)) + 1)",
@@ -161,19 +158,22 @@ extension DiskCache {
     /// its own: the fetch stores what it fetched over it.
     func startVersion(since seen: UInt64) -> UInt64 {
         guard writtenVersion.withLock({ $0 }) <= seen,
-            let read = try? database.prepare(
-                "SELECT \(Self.validCounter) FROM content_loading_cache_counter WHERE id = 1",
-                operation: "read the cache in"),
-            (try? read.step()) == true, let version = read.optionalInt(at: 0)
+            let version = (try? Self.counter(in: database, operation: "read the cache in")) ?? nil
         else { return seen }
         seenVersion.withLock { $0 = max($0, UInt64(version)) }
         return max(seen, UInt64(version))
     }
 
-    /// The SQL for the counter when it is a positive integer, NULL otherwise.
-    static let validCounter =
-        "CASE WHEN typeof(last_version) = 'integer' AND last_version BETWEEN 1 AND \(Int64.max >> 2)"
-        + " THEN last_version END"
+    /// The file's write-version counter; `nil` when its row is missing or its value is not a
+    /// positive integer.
+    static func counter(in database: SQLiteDatabase, operation: String) throws -> Int? {
+        let select = try database.prepare(
+            """
+            SELECT CASE WHEN typeof(last_version) = 'integer' AND last_version BETWEEN 1 AND \(Int64.max >> 2)
+                THEN last_version END FROM content_loading_cache_counter WHERE id = 1
+            """, operation: operation)
+        return try select.step() ? select.optionalInt(at: 0) : nil
+    }
 
     /// The bytes the stored entry for `key` takes, measured; 0 when there is none.
     private func storedBytes(of key: String) throws -> Int {
@@ -206,22 +206,20 @@ extension DiskCache {
 
     /// Measures ``totalBytes`` again when another connection to the file (another process's,
     /// another `DiskCache`'s) has written since it was last measured, so that the byte limit
-    /// holds for the file, whoever wrote. Inside a write's transaction, no other connection
-    /// writes until it ends.
+    /// holds for the file, whoever wrote, or a transaction of this one was rolled back (see
+    /// ``fileMark()``). Inside a write's transaction, no other connection writes until it ends.
     func syncTotalBytes() throws {
-        let version = try Self.dataVersion(of: database)
-        guard version != totalBytesRead else { return }
+        let mark = try fileMark()
+        guard mark != totalBytesRead else { return }
         totalBytes = try Self.measuredBytes(in: database)
-        totalBytesRead = version
+        totalBytesRead = mark
     }
 
     /// Runs `body`; when it throws (its transaction rolled back), the running total is restored.
     func keepingTotalOnFailure<T>(_ body: () throws -> T) throws -> T {
-        // NB: with the version it was measured at: a total measured in a rolled-back
-        // transaction is not trusted.
-        let before = (totalBytes, totalBytesRead)
+        let before = totalBytes
         do { return try body() } catch {
-            (totalBytes, totalBytesRead) = before
+            totalBytes = before
             throw error
         }
     }

@@ -38,8 +38,8 @@ public actor DiskCache {
     /// The total size of the keys and values, kept as rows are written and removed; measured
     /// again when another connection has written to the file (see `syncTotalBytes()`).
     var totalBytes: Int
-    /// The file's `data_version` when ``totalBytes`` was last measured or kept.
-    var totalBytesRead = 0
+    /// The file's mark (``FileMark``) when ``totalBytes`` was last measured.
+    var totalBytesRead: FileMark
     /// When each entry read since the last write was read, by key.
     var pendingReads: [String: Double] = [:]
     /// Makes a write fail or wait (for tests): called before each write changes anything.
@@ -61,9 +61,8 @@ public actor DiskCache {
     /// apart: read from the file again when another connection has written since (see
     /// `syncPendingElements()`).
     var pendingElements: Set<String>
-    /// The file's `data_version` and this connection's rollback count when
-    /// ``pendingElements`` was read from the file.
-    var pendingElementsRead: (dataVersion: Int, rollbacks: Int)
+    /// The file's mark (``FileMark``) when ``pendingElements`` was read from the file.
+    var pendingElementsRead: FileMark
 
     static let migrations = [
         """
@@ -135,12 +134,12 @@ public actor DiskCache {
             try discard.step()
         }
         totalBytes = try Self.measuredBytes(in: database)
-        totalBytesRead = try Self.dataVersion(of: database)
+        totalBytesRead = try Self.fileMark(of: database)
         let counter = try database.prepare(
             "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "read the cache in")
         seenVersion = Locked(try counter.step() ? UInt64(max(0, counter.int(at: 0))) : 0)
         pendingElements = try Self.pendingElements(in: database)
-        pendingElementsRead = (try Self.dataVersion(of: database), database.rollbacks)
+        pendingElementsRead = try Self.fileMark(of: database)
     }
 
     /// The bytes the stored keys and values take, measured (a stored size is not trusted).

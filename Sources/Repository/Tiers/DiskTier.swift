@@ -75,9 +75,10 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
                 return TierWrite(
                     version: written.version, kept: value, keptWhole: (kept.writtenAt, kept.validators))
             }
-            let version = try await cache.write(
+            // NB: a kept entry that does not decode as `Value` is no value to keep: written over.
+            let rewritten = try await cache.write(
                 data, for: storageKey(key), writtenAt: writtenAt, validators: validators)
-            return TierWrite(version: version.version)
+            return TierWrite(version: rewritten.version)
         } catch {
             throw failure("write", key, error)
         }

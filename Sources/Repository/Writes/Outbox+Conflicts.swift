@@ -32,9 +32,10 @@ extension Outbox {
     /// The request sent again has a new idempotency key, stored before it goes: it is another
     /// request (another body, another `If-Match`), and a server that remembers the refusal under
     /// the first key would answer it again. When an outbox in another process over the file
-    /// renewed it first, its key is the one sent; when that outbox settled it, it is not sent. Killed before the answer is stored, the next launch
-    /// sends the mutation with the new key: the server's memory of it answers (when it arrived)
-    /// or the conflict comes again and is resolved again.
+    /// renewed it first, its key is the one sent; when that outbox settled it, it is not sent.
+    /// Killed before the answer is stored, the next launch sends the mutation with the new key:
+    /// the server's memory of it answers (when it arrived) or the conflict comes again and is
+    /// resolved again.
     func end(
         _ conflict: HeldConflict<Element>, of mutation: any Mutation<Element, Environment>,
         as resolution: ConflictResolution

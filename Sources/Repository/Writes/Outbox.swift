@@ -125,7 +125,7 @@ where Element.ID: CacheKey {
     public func resolve(_ mutation: PendingMutation<Element, Environment>, with resolution: ConflictResolution) async {
         guard resolution != .ask, let decoded = mutation.mutation else { return }
         let resolved = held.withLock { held -> Bool in
-            guard held[mutation.sequence]?.resolution == nil, held[mutation.sequence] != nil else { return false }
+            guard held[mutation.sequence].map({ $0.resolution == nil }) ?? false else { return false }
             held[mutation.sequence]?.resolution = resolution
             return true
         }
