@@ -81,9 +81,11 @@ struct ElementStoreTests {
     @Test func aFileWrittenBeforeElementsWereHeldByIDIsMigratedWithItsElements() async throws {
         var (store, lists, details) = try launch()
         try await lists.refresh("all")
-        // NB: the file made as the kit made it before (schema version 7): no `held_by_id`.
+        // NB: the file made as the kit made it before (schema version 7): no `held_by_id`, no
+        // removals remembered.
         try SQLiteDatabase(.file(path: path)).execute(
             """
+            DROP TABLE content_loading_element_removals;
             DROP TRIGGER content_loading_element_orphaned;
             ALTER TABLE content_loading_elements DROP COLUMN held_by_id;
             CREATE TRIGGER content_loading_element_orphaned AFTER DELETE ON content_loading_list_members
@@ -97,7 +99,8 @@ struct ElementStoreTests {
             """)
 
         (store, lists, details) = try launch()
-        #expect(try rows("PRAGMA user_version") == ["8"])
+        #expect(try rows("PRAGMA user_version") == ["9"])
+        #expect(try rows("SELECT count(*) FROM content_loading_element_removals") == ["0"])
         #expect(try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value == Self.lists["all"])
         try await details.refresh(1)
         try await lists.remove("all")

@@ -67,12 +67,19 @@ extension KeyedRepository {
         validators: Validators = .none, keepingWritesAfter started: UInt64? = nil
     ) async throws -> KeyChannel<Value>.Delivery {
         var (value, writtenAt, validators) = (written, now(), validators)
+        var removedSince = false
         let version = try await stored {
             let write = try await $0.write(
                 written, for: key, writtenAt: writtenAt, validators: validators, keepingWritesAfter: started)
             if let kept = write.kept { value = kept }
             if let whole = write.keptWhole { (writtenAt, validators) = whole }
+            removedSince = write.removedSince
             return write.version
+        }
+        // NB: writes win: a removal since the fetch started (another connection's) stands.
+        guard !removedSince else {
+            memory.remove(key)
+            return publish(.removed(version: version), in: channel)
         }
         memory.store(.init(value: value, writtenAt: writtenAt, version: version, validators: validators), for: key)
         return publish(

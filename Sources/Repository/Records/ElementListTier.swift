@@ -67,7 +67,7 @@ where Element.ID: CacheKey {
         // finds the key, and waits for the key's write lock to edit what this write stores.
         // Held after, a save in between reached neither the list in memory nor its readers.
         holders.hold(value.map(\.id), in: key)
-        let write: (version: UInt64, kept: [String: Data])
+        let write: (version: UInt64, kept: [String: Data], removed: Set<String>)
         do {
             let elements = try store.encoded(value)
             write = try await cache.writeList(
@@ -77,9 +77,11 @@ where Element.ID: CacheKey {
         } catch {
             throw rows.failure("write", key, error)
         }
-        guard !write.kept.isEmpty else { return TierWrite(version: write.version) }
-        // NB: an element saved after the fetch started is kept in the file; the readers get it too.
-        return TierWrite(version: write.version, kept: store.keeping(write.kept, in: value))
+        guard !write.kept.isEmpty || !write.removed.isEmpty else { return TierWrite(version: write.version) }
+        // NB: an element saved after the fetch started is kept in the file, one removed since
+        // stays out; the readers get the list so too.
+        return TierWrite(
+            version: write.version, kept: store.keeping(write.kept, removing: write.removed, in: value))
     }
 
     func confirm(_ value: [Element], for key: Key, _ confirmation: Confirmation) async throws

@@ -54,15 +54,18 @@ extension ElementStore {
     /// membership rows that hold them): the lists keep their ids, and a read leaves them out,
     /// without an error, until a fetch or a save stores them again.
     func removeRows(of problem: ElementRowsProblem) async {
-        for id in problem.ids { _ = try? await disk.removeElement(type: type, id: id) }
+        for id in problem.ids { _ = try? await disk.removeElement(type: type, id: id, remembering: false) }
     }
 
-    /// `elements` with each one a later write kept in the file (`kept`, by id) in its place.
-    func keeping(_ kept: [String: Data], in elements: [Element]) -> [Element] {
-        guard !kept.isEmpty else { return elements }
+    /// `elements` with each one a later write kept in the file (`kept`, by id) in its place,
+    /// and those removed since (`removed`, by id) left out.
+    func keeping(_ kept: [String: Data], removing removed: Set<String> = [], in elements: [Element]) -> [Element] {
+        guard !kept.isEmpty || !removed.isEmpty else { return elements }
         let decoder = JSONDecoder()
-        return elements.map { element in
-            kept[element.id.persistentKey].flatMap { try? decoder.decode(Element.self, from: $0) } ?? element
+        return elements.compactMap { element in
+            let id = element.id.persistentKey
+            guard !removed.contains(id) else { return nil }
+            return kept[id].flatMap { try? decoder.decode(Element.self, from: $0) } ?? element
         }
     }
 }

@@ -21,7 +21,8 @@ import Foundation
 ///
 /// - A list's row, its membership rows and its elements are written in one transaction. A
 ///   fetch that started before a save of one of its elements keeps the saved element, in the
-///   file and in what its readers get.
+///   file and in what its readers get; one that started before a removal leaves the element
+///   out.
 /// - An element no stored list holds any more is removed with the last list that held it.
 ///   Element rows are not counted in the disk tier's `byteLimit`; the list rows (their ids)
 ///   are, and evicting a list frees the elements only it held.
@@ -76,7 +77,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// Writes `element` and shares the change with the listeners off the main actor; returns it.
     @concurrent private func saved(_ element: Element) async throws -> ElementChange<Element> {
         let writtenAt = now()
-        let written: (version: UInt64, kept: Data?, keptRow: (writtenAt: Date, validators: Validators)?)
+        let written: DiskCache.ElementWrite
         do {
             let data = try Self.encoded(element)
             written = try await disk.writeElement(
@@ -91,7 +92,9 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     }
 
     /// Removes the element with `id`: every list of a repository over this store drops it
-    /// (order kept), and its details read "no value".
+    /// (order kept), and its details read "no value". A fetch that started before the removal
+    /// (in any repository or process over the file) does not bring it back; one that starts
+    /// after it does, as a save does.
     ///
     /// - Throws: ``CacheError`` naming the file and the element when the removal fails: then
     ///   nothing changed.
@@ -106,7 +109,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     @concurrent private func removed(_ id: Element.ID) async throws -> ElementChange<Element> {
         let version: UInt64
         do {
-            version = try await disk.removeElement(type: type, id: id.persistentKey)
+            version = try await disk.removeElement(type: type, id: id.persistentKey, remembering: true)
         } catch {
             throw failure("remove", id, error)
         }

@@ -18,7 +18,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
             entry = try await cache.elementEntry(type: store.type, id: id.persistentKey)
         } catch let corrupt as DiskCache.CorruptEntry {
             // NB: a row that does not validate is a miss from now on.
-            _ = try? await cache.removeElement(type: store.type, id: id.persistentKey)
+            _ = try? await cache.removeElement(type: store.type, id: id.persistentKey, remembering: false)
             throw store.failure("read", id, corrupt)
         } catch {
             throw store.failure("read", id, error)
@@ -29,7 +29,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
             return PersistedEntry(
                 value: element, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators)
         } catch {
-            _ = try? await cache.removeElement(type: store.type, id: id.persistentKey)
+            _ = try? await cache.removeElement(type: store.type, id: id.persistentKey, remembering: false)
             throw store.failure("decode", id, error)
         }
     }
@@ -47,8 +47,11 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         _ value: Element, for id: Element.ID, writtenAt: Date, validators: Validators,
         keepingWritesAfter started: UInt64?
     ) async throws -> TierWrite<Element> {
-        if validators.freshness?.isNoStore == true { return TierWrite(version: try await remove(id)) }
-        let write: (version: UInt64, kept: Data?, keptRow: (writtenAt: Date, validators: Validators)?)
+        // NB: a value the server said not to store goes, and is no removal a fetch must keep.
+        if validators.freshness?.isNoStore == true {
+            return TierWrite(version: try await remove(id, remembering: false))
+        }
+        let write: DiskCache.ElementWrite
         do {
             write = try await cache.writeElement(
                 try ElementStore<Element>.encoded(value), type: store.type, id: id.persistentKey, writtenAt: writtenAt,
@@ -60,7 +63,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         // too, with its own write time and validators.
         return TierWrite(
             version: write.version, kept: write.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) },
-            keptWhole: write.keptRow)
+            keptWhole: write.keptRow, removedSince: write.removedSince)
     }
 
     func confirm(_ value: Element, for id: Element.ID, _ confirmation: Confirmation) async throws
@@ -75,9 +78,11 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         }
     }
 
-    func remove(_ id: Element.ID) async throws -> UInt64? {
+    func remove(_ id: Element.ID) async throws -> UInt64? { try await remove(id, remembering: true) }
+
+    private func remove(_ id: Element.ID, remembering: Bool) async throws -> UInt64? {
         do {
-            return try await cache.removeElement(type: store.type, id: id.persistentKey)
+            return try await cache.removeElement(type: store.type, id: id.persistentKey, remembering: remembering)
         } catch {
             throw store.failure("remove", id, error)
         }
@@ -85,7 +90,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
 
     func removeAll() async throws -> UInt64? {
         do {
-            return try await cache.removeElement(type: store.type, id: nil)
+            return try await cache.removeElement(type: store.type, id: nil, remembering: true)
         } catch {
             throw CacheError(operation: "remove", path: cache.path, key: "every \(store.type)", reason: "\(error)")
         }

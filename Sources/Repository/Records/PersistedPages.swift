@@ -123,7 +123,7 @@ where Element.ID: CacheKey {
         }
         return try await store.versions.sharing {
             let fetchedAt = store.now()
-            let written: (version: UInt64, kept: [String: Data], onOtherPages: [String])?
+            let written: (version: UInt64, kept: [String: Data], removed: Set<String>, onOtherPages: [String])?
             do {
                 let elements = try store.encoded(page.items)
                 written = try await disk.writePage(
@@ -137,7 +137,7 @@ where Element.ID: CacheKey {
             }
             guard let written else { return (page, nil) }
             var stored = page
-            stored.items = store.keeping(written.kept, in: page.items)
+            stored.items = store.keeping(written.kept, removing: written.removed, in: page.items)
             await store.share(
                 ElementChange(
                     saved: stored.items, version: written.version, writtenAt: fetchedAt,

@@ -68,19 +68,27 @@ extension DiskCache {
     }
 
     /// Writes the rows of `elements` of `type` at `version`, inside a write's transaction,
-    /// except those a write after `started` holds. An element with pending mutations (see
-    /// `DiskCache+Outbox.swift`) keeps the value fetched as its server value, and its row shows
-    /// the mutations over it.
+    /// except those a write after `started` holds, and those removed after `started` that
+    /// nothing wrote since (see `DiskCache+Removals.swift`). An element with pending mutations
+    /// (see `DiskCache+Outbox.swift`) keeps the value fetched as its server value, and its row
+    /// shows the mutations over it.
     ///
     /// - Returns: The stored data of the elements that were kept or show pending mutations, by
-    ///   id: what readers get in place of the value fetched.
+    ///   id: what readers get in place of the value fetched; and the ids of those left out as
+    ///   removed.
     func upsertElements(
         _ elements: [EncodedElement], type: String, version: UInt64, writtenAt: Date,
         keepingWritesAfter started: UInt64?
-    ) throws -> [String: Data] {
+    ) throws -> (kept: [String: Data], removed: Set<String>) {
         let upsert = try elementUpsert()
+        let removedSince = try started.map { try removedElements(of: type, after: $0) } ?? .none
         var kept: [String: Data] = [:]
+        var removed = Set<String>()
         for element in elements {
+            if removedSince.contains(element.id), try storedElement(type: type, id: element.id) == nil {
+                removed.insert(element.id)
+                continue
+            }
             // NB: an element with pending mutations shows them over the value fetched.
             let shown = try shownValue(ofServerValue: element.data, type: type, id: element.id)
             let written = try upsertElement(
@@ -93,7 +101,7 @@ extension DiskCache {
                 kept[element.id] = shown
             }
         }
-        return kept
+        return (kept, removed)
     }
 
     /// The row of element `id` of `type`; `nil` when there is none.

@@ -119,23 +119,25 @@ extension DiskCache {
     /// element's row (unless a write after `started` holds it: that one is kept), the page's
     /// membership rows, then its row. The stored pages beyond a cursor that changed go.
     ///
-    /// - Returns: The version, the stored data of the elements that were kept, by id, and the
-    ///   ids of the page that another stored page of the list holds too; `nil` (nothing
-    ///   written) when no stored page asks for it (the list changed meanwhile).
+    /// - Returns: The version, the stored data of the elements that were kept, by id, the ids
+    ///   left out as removed after `started` (see `DiskCache+Removals.swift`), and the ids of
+    ///   the page that another stored page of the list holds too; `nil` (nothing written) when
+    ///   no stored page asks for it (the list changed meanwhile).
     /// - Throws: ``SQLiteError`` when the write fails (nothing changes).
     func writePage(
         _ ids: Data, previousCursor: String?, nextCursor: String?, elements: [EncodedElement], type: String,
         of listKey: String, at placement: PagePlacement, fetchedAt: Date, validators: Validators,
         keepingWritesAfter started: UInt64?
-    ) async throws -> (version: UInt64, kept: [String: Data], onOtherPages: [String])? {
+    ) async throws -> (version: UInt64, kept: [String: Data], removed: Set<String>, onOtherPages: [String])? {
         try await writeFault?(listKey)
         return try database.transaction(operation: "write the cache in") {
             guard let position = try position(of: placement, in: listKey) else { return nil }
             let version = try advanceVersion()
-            let kept = try upsertElements(
+            let written = try upsertElements(
                 elements, type: type, version: version, writtenAt: fetchedAt, keepingWritesAfter: started)
             try replaceMembers(
-                of: Self.pageMembersKey(listKey, position: position), type: type, with: Set(elements.map(\.id)))
+                of: Self.pageMembersKey(listKey, position: position), type: type,
+                with: Set(elements.map(\.id)).subtracting(written.removed))
             try dropPages(of: listKey, beyond: position, previousCursor: previousCursor, nextCursor: nextCursor)
             let onOtherPages = try idsOnOtherPages(elements.map(\.id), type: type, of: listKey, besides: position)
             let insert = try database.prepare(
@@ -154,7 +156,7 @@ extension DiskCache {
             try insert.bind(fetchedAt.timeIntervalSince1970, at: 8)
             try Self.bind(validators, to: insert, at: 9)
             try insert.step()
-            return (version, kept, onOtherPages)
+            return (version, written.kept, written.removed, onOtherPages)
         }
     }
 

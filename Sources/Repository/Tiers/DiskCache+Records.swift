@@ -68,24 +68,28 @@ extension DiskCache {
     /// next write version, in one transaction: each element's row (unless a write after
     /// `started` holds it: that one is kept), the list's membership rows, then the list's row.
     ///
-    /// - Returns: The version, and the stored data of the elements that were kept, by id.
+    /// An element removed after `started` that nothing wrote since is left out: neither its
+    /// row nor its membership row is written (see `DiskCache+Removals.swift`).
+    ///
+    /// - Returns: The version, the stored data of the elements that were kept, by id, and the
+    ///   ids of the elements left out as removed.
     /// - Throws: ``OverLimit`` when the ids alone take more than ``byteLimit``; ``SQLiteError``
     ///   when the write fails (nothing changes).
     func writeList(
         _ ids: Data, elements: [EncodedElement], type: String, for key: String, writtenAt: Date,
         validators: Validators, keepingWritesAfter started: UInt64?
-    ) async throws -> (version: UInt64, kept: [String: Data]) {
+    ) async throws -> (version: UInt64, kept: [String: Data], removed: Set<String>) {
         try await writeFault?(key)
         let size = key.utf8.count + ids.count
         guard size <= byteLimit else { throw OverLimit(bytes: size, limit: byteLimit) }
         return try keepingTotalOnFailure {
             try database.transaction(operation: "write the cache in") {
                 let version = try advanceVersion()
-                let kept = try upsertElements(
+                let written = try upsertElements(
                     elements, type: type, version: version, writtenAt: writtenAt, keepingWritesAfter: started)
-                try replaceMembers(of: key, type: type, with: Set(elements.map(\.id)))
+                try replaceMembers(of: key, type: type, with: Set(elements.map(\.id)).subtracting(written.removed))
                 try insertRow(ids, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
-                return (version, kept)
+                return (version, written.kept, written.removed)
             }
         }
     }
@@ -113,19 +117,38 @@ extension DiskCache {
         return Entry(data: stored.data, writtenAt: writtenAt, version: UInt64(version), validators: stored.validators)
     }
 
+    /// What a write of one element (``writeElement(_:type:id:writtenAt:validators:keepingWritesAfter:)``)
+    /// did.
+    struct ElementWrite: Sendable {
+        /// The version it stored at.
+        let version: UInt64
+        /// What readers get in place of the value written: the stored data of a later write
+        /// kept, or the row showing pending mutations over it; `nil`: the value written.
+        var kept: Data? = nil
+        /// The kept row's write time and validators, when a later write was kept.
+        var keptRow: (writtenAt: Date, validators: Validators)? = nil
+        /// Whether a removal after the fetch started was kept: nothing was written.
+        var removedSince = false
+    }
+
     /// Writes element `id` of `type`, at the file's next write version, unless a write after
-    /// `started` holds it (`nil`: whatever holds it); either way the element is held by id.
+    /// `started` holds it (`nil`: whatever holds it), or it was removed after `started` and
+    /// nothing wrote it since (see `DiskCache+Removals.swift`); written or kept, the element is
+    /// held by id.
     ///
-    /// - Returns: The version, and the stored data when a later write was kept (or the row
-    ///   shows pending mutations over `data`); with the kept row's write time and validators
-    ///   when a later write was kept.
+    /// - Returns: What was written, or kept.
     func writeElement(
         _ data: Data, type: String, id: String, writtenAt: Date, validators: Validators,
         keepingWritesAfter started: UInt64?
-    ) async throws -> (version: UInt64, kept: Data?, keptRow: (writtenAt: Date, validators: Validators)?) {
+    ) async throws -> ElementWrite {
         try await writeFault?("\(type)|\(id)")
         return try database.transaction(operation: "write the cache in") {
             let version = try advanceVersion()
+            if let started, try removedElements(of: type, after: started).contains(id),
+                try storedElement(type: type, id: id) == nil
+            {
+                return ElementWrite(version: version, removedSince: true)
+            }
             // NB: an element with pending mutations shows them over the value written.
             let shown = try shownValue(ofServerValue: data, type: type, id: id)
             let written = try upsertElement(
@@ -135,11 +158,13 @@ extension DiskCache {
                 try holdByID(type: type, id: id)
                 let kept = try storedElement(type: type, id: id)
                 let keptAt = kept.flatMap { try? Self.writtenAt($0.writtenAt, shown: $0.shownWrittenAt) }
-                return (version, kept?.data, kept.flatMap { kept in keptAt.map { ($0, kept.validators) } })
+                return ElementWrite(
+                    version: version, kept: kept?.data,
+                    keptRow: kept.flatMap { kept in keptAt.map { ($0, kept.validators) } })
             }
-            guard let shown else { return (version, nil, nil) }
+            guard let shown else { return ElementWrite(version: version) }
             try writeServerValue(data, entityTag: validators.entityTag, type: type, id: id)
-            return (version, shown, nil)
+            return ElementWrite(version: version, kept: shown)
         }
     }
 
@@ -170,8 +195,12 @@ extension DiskCache {
 
     /// Removes element `id` of `type` (`nil`: every element of `type`) and its membership
     /// rows, at the file's next write version. The lists keep their ids; a read skips it.
+    ///
+    /// - Parameter remembering: Whether the removal is remembered (see
+    ///   `DiskCache+Removals.swift`), so that a fetch that started before it does not bring
+    ///   the element back: an app's removal is; the removal of a row no read can use is not.
     @discardableResult
-    func removeElement(type: String, id: String?) async throws -> UInt64 {
+    func removeElement(type: String, id: String?, remembering: Bool) async throws -> UInt64 {
         try await writeFault?("\(type)|\(id ?? "*")")
         return try database.transaction(operation: "remove from the cache in") {
             let version = try advanceVersion()
@@ -183,6 +212,7 @@ extension DiskCache {
                 try delete.bind(id, at: 2)
                 _ = try delete.step()
             }
+            if remembering { try recordRemoval(type: type, id: id, version: version) }
             return version
         }
     }

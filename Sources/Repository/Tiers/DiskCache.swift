@@ -102,6 +102,8 @@ public actor DiskCache {
         outboxSchema,
         // 8: elements written by id stay when the lists that held them go (see `DiskCache+Records.swift`).
         heldByIDSchema,
+        // 9: removals of elements that a fetch started before them must not undo (see `DiskCache+Removals.swift`).
+        removalsSchema,
     ]
 
     /// The highest valid version stored, 0 when none.

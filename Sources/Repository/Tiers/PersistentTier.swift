@@ -120,4 +120,7 @@ struct TierWrite<Value: Sendable>: Sendable {
     /// When ``kept`` was written and its validators, when the whole value written later was
     /// kept (`nil`: those of the write).
     var keptWhole: (writtenAt: Date, validators: Validators)? = nil
+    /// Whether the value was removed after the fetch that wrote it started, and nothing wrote
+    /// it since: the tier wrote nothing, and the removal stands.
+    var removedSince = false
 }
