@@ -17,11 +17,11 @@ struct DiskCacheCorruptionTests {
         ) { "fetched \($0)" }
     }
 
-    /// Saves "good" under "good" and "bad" under "bad", then runs `sql` on the file.
-    func corrupt(_ sql: String) async throws {
+    /// Saves "good" under "good" and `bad` under "bad", then runs `sql` on the file.
+    func corrupt(_ sql: String, bad: String = "bad") async throws {
         let repository = try repository()
         try await repository.save("good", for: "good")
-        try await repository.save("bad", for: "bad")
+        try await repository.save(bad, for: "bad")
         try SQLiteDatabase(.file(path: path)).execute(sql)
     }
 
@@ -55,6 +55,49 @@ struct DiskCacheCorruptionTests {
     func aCorruptVersionIsAMissAndAnErrorNotAHang(version: String) async throws {
         try await corrupt(#"UPDATE content_loading_cache SET version = \#(version) WHERE key = 'Swift.String|bad'"#)
         try await expectCorruptRowIsAMissAnErrorAndRemoved("version \(version)")
+    }
+
+    /// A large value lies mostly in overflow pages, which opening the cache does not read: a
+    /// broken overflow chain (a link past the end of the file) costs only its own key, and the
+    /// rest of the cache keeps working. (The cache used to read every value whole to measure it
+    /// when opened, so the open failed.)
+    @Test func aLargeValueWhoseOverflowPagesAreBrokenCostsOnlyItsOwnKey() async throws {
+        try await corrupt("PRAGMA wal_checkpoint(TRUNCATE)", bad: String(repeating: "Z", count: 20_000))
+        var file = try Data(contentsOf: URL(fileURLWithPath: path))
+        let pageSize = Int(file[16]) << 8 | Int(file[17])
+        var broken = 0
+        for start in stride(from: pageSize, to: file.count, by: pageSize) {
+            let page = file[start..<start + pageSize]
+            // NB: an overflow page of the value, not its last: its link is set, its content all "Z".
+            guard page.dropFirst(4).allSatisfy({ $0 == UInt8(ascii: "Z") }), page.prefix(4).contains(where: { $0 != 0 })
+            else { continue }
+            file.replaceSubrange(start..<start + 4, with: [0x00, 0xFF, 0xFF, 0xFF])
+            broken += 1
+        }
+        #expect(broken > 0, "the value's overflow pages were found")
+        try file.write(to: URL(fileURLWithPath: path))
+
+        let restarted = try repository()
+        #expect(try await restarted.value(for: "good", policy: .returnCacheDontLoad)?.value == "good")
+        var events = restarted.events(for: "bad").makeAsyncIterator()
+        let read = await events.next()
+        #expect(read?.summary == "error")
+        if case .error(let error as CacheError)? = read {
+            #expect(error.description.contains("entry bad in \(path)"), "\(error)")
+        }
+        // NB: the fetched value cannot replace the broken row either: an error, and no value
+        // the file does not hold.
+        #expect(await events.next()?.summary == "error")
+        try await restarted.save("new", for: "new")
+        #expect(try await repository().value(for: "new", policy: .returnCacheDontLoad)?.value == "new")
+    }
+
+    @Test func aValueStoredAsTextIsMeasuredInBytes() async throws {
+        try await corrupt(
+            "UPDATE content_loading_cache SET value = CAST(value AS TEXT) || 'é' WHERE key = 'Swift.String|bad'")
+        #expect(
+            try sqlRows("SELECT typeof(value) FROM content_loading_cache ORDER BY key", in: path) == ["text", "blob"])
+        #expect(try await repository().disk?.storedBytes == 46, "the keys, the values, and 2 bytes of é")
     }
 
     @Test func aRowClaimingAHugeSizeEvictsNothingElse() async throws {

@@ -455,6 +455,15 @@ if let (count, subject) = profilingOption("--profile-records") {
     }
     exit(0)
 }
+/// `ratio-report --time-cache-open N`: N opens of a `DiskCache` holding 2,000 values of 30 KB;
+/// their median.
+if let (count, _) = profilingOption("--time-cache-open") {
+    let path = try await CacheOpenScenario.largeCache()
+    var times: [Duration] = []
+    for _ in 0..<count { times.append(try await time { try CacheOpenScenario.open(path) }) }
+    print("DiskCache open, 2,000 values of 30 KB: \(ms(times.sorted()[count / 2]))")
+    exit(0)
+}
 /// `ratio-report --time-open N`: N cold opens of P9 beside N raw reads, alternated; their
 /// medians and ratio.
 if let (count, _) = profilingOption("--time-open") {

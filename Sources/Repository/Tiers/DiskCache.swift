@@ -126,16 +126,19 @@ public actor DiskCache {
         path = database.path
         self.byteLimit = byteLimit
         self.formatVersion = formatVersion
-        let stale = try database.prepare(
-            "SELECT count(*) FROM content_loading_cache WHERE format <> ?", operation: "read the cache in")
-        try stale.bind(formatVersion, at: 1)
-        if try stale.step(), stale.int(at: 0) > 0 {
+        // NB: one pass over the entries measures them and counts those of another format.
+        let measure = try database.prepare(
+            "SELECT total(\(Self.rowBytes)), total(format <> ?) FROM content_loading_cache",
+            operation: "read the cache in")
+        try measure.bind(formatVersion, at: 1)
+        let (bytes, stale) = try measure.step() ? (measure.int(at: 0), measure.int(at: 1)) : (0, 0)
+        if stale > 0 {
             let discard = try database.prepare(
                 "DELETE FROM content_loading_cache WHERE format <> ?", operation: "discard old cache entries in")
             try discard.bind(formatVersion, at: 1)
             try discard.step()
         }
-        totalBytes = try Self.measuredBytes(in: database)
+        totalBytes = stale > 0 ? try Self.measuredBytes(in: database) : bytes
         totalBytesRead = try Self.fileMark(of: database)
         let counter = try database.prepare(
             "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "read the cache in")
@@ -152,7 +155,13 @@ public actor DiskCache {
     }
 
     /// The SQL for the bytes one row's key and value take.
-    static let rowBytes = "length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))"
+    ///
+    /// NB: the length of a value stored as a blob, as values are, is read from the row's header:
+    /// cast, it was read whole, so measuring a cache of large values read every byte of them.
+    static let rowBytes = """
+        length(CAST(key AS BLOB))
+            + CASE typeof(value) WHEN 'blob' THEN length(value) ELSE length(CAST(value AS BLOB)) END
+        """
 
     /// The entry for `key`, marked as read at `now` (written with the next write); `nil` when
     /// there is none.
