@@ -156,7 +156,10 @@ struct DiskCacheTests {
         let database = try SQLiteDatabase(.file(path: path))
         // NB: the value is `{}`, which does not decode as a String.
         try database.execute(
-            #"INSERT INTO content_loading_cache VALUES ('Swift.String|a', 1, 1, X'7B7D', 2, 1000000, 1000000, NULL, NULL, NULL)"#
+            #"""
+            INSERT INTO content_loading_cache VALUES ('Swift.String|a', 1, 1, 2, 1000000, 1000000, NULL, NULL, NULL);
+            INSERT INTO content_loading_cache_values VALUES ('Swift.String|a', X'7B7D')
+            """#
         )
         let restarted = try repository()
         var events: [CacheEvent<String>] = []
@@ -179,7 +182,10 @@ struct DiskCacheTests {
         try await repository().save("fine", for: "b")
         // NB: the value is `{}`, which does not decode as a String.
         try SQLiteDatabase(.file(path: path)).execute(
-            #"INSERT INTO content_loading_cache VALUES ('Swift.String|a', 1, 1, X'7B7D', 2, 1000000, 1000000, NULL, NULL, NULL)"#
+            #"""
+            INSERT INTO content_loading_cache VALUES ('Swift.String|a', 1, 1, 2, 1000000, 1000000, NULL, NULL, NULL);
+            INSERT INTO content_loading_cache_values VALUES ('Swift.String|a', X'7B7D')
+            """#
         )
         let restarted = try repository()
         let error = await #expect(throws: CacheError.self) {

@@ -94,9 +94,11 @@ struct DiskCacheCorruptionTests {
 
     @Test func aValueStoredAsTextIsMeasuredInBytes() async throws {
         try await corrupt(
-            "UPDATE content_loading_cache SET value = CAST(value AS TEXT) || 'é' WHERE key = 'Swift.String|bad'")
+            "UPDATE content_loading_cache_values SET value = CAST(value AS TEXT) || 'é' WHERE key = 'Swift.String|bad'")
         #expect(
-            try sqlRows("SELECT typeof(value) FROM content_loading_cache ORDER BY key", in: path) == ["text", "blob"])
+            try sqlRows("SELECT typeof(value) FROM content_loading_cache_values ORDER BY key", in: path) == [
+                "text", "blob",
+            ])
         #expect(try await repository().disk?.storedBytes == 46, "the keys, the values, and 2 bytes of é")
     }
 

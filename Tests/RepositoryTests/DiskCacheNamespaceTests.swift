@@ -39,7 +39,10 @@ struct DiskCacheNamespaceTests {
         let database = try SQLiteDatabase(.file(path: path))
         _ = try DiskCache(.file(path: path))
         try database.execute(
-            #"INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, CAST('{"name":"Ada"}' AS BLOB), 17, unixepoch(), unixepoch(), NULL, NULL, NULL)"#
+            #"""
+            INSERT INTO content_loading_cache VALUES ('"a"', 1, 1, 17, unixepoch(), unixepoch(), NULL, NULL, NULL);
+            INSERT INTO content_loading_cache_values VALUES ('"a"', CAST('{"name":"Ada"}' AS BLOB))
+            """#
         )
         let disk = try DiskCache(.file(path: path))
         let names = KeyedRepository<String, [String]>(disk: disk) { _ in [] }

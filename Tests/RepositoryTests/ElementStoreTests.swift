@@ -48,7 +48,7 @@ struct ElementStoreTests {
         for key in Self.lists.keys { try await lists.refresh(key) }
         #expect(try rows("SELECT id FROM content_loading_elements ORDER BY id") == ["1", "2", "3", "4"])
         #expect(
-            try rows("SELECT CAST(value AS TEXT) FROM content_loading_cache WHERE key LIKE '%|favourites'")
+            try rows("SELECT CAST(value AS TEXT) FROM content_loading_cache_values WHERE key LIKE '%|favourites'")
                 == [#"["3","2"]"#])
         #expect(
             try await lists.value(for: "favourites", policy: .returnCacheDontLoad)?.value == Self.lists["favourites"])
@@ -82,9 +82,34 @@ struct ElementStoreTests {
         var (store, lists, details) = try launch()
         try await lists.refresh("all")
         // NB: the file made as the kit made it before (schema version 7): no `held_by_id`, no
-        // removals remembered.
+        // removals remembered, the values in the entries' rows.
         try SQLiteDatabase(.file(path: path)).execute(
             """
+            DROP TRIGGER content_loading_list_gone;
+            DROP TRIGGER content_loading_value_gone;
+            DROP TRIGGER content_loading_value_moved;
+            CREATE TABLE entries_with_values (
+                key TEXT PRIMARY KEY NOT NULL,
+                format INTEGER NOT NULL,
+                version INTEGER NOT NULL,
+                value BLOB NOT NULL,
+                size INTEGER NOT NULL,
+                written_at REAL NOT NULL,
+                accessed_at REAL NOT NULL,
+                entity_tag TEXT,
+                last_modified TEXT,
+                max_age REAL
+            );
+            INSERT INTO entries_with_values
+                SELECT c.key, format, version, v.value, size, written_at, accessed_at, entity_tag, last_modified, max_age
+                    FROM content_loading_cache c JOIN content_loading_cache_values v ON v.key = c.key;
+            DROP TABLE content_loading_cache;
+            DROP TABLE content_loading_cache_values;
+            ALTER TABLE entries_with_values RENAME TO content_loading_cache;
+            CREATE INDEX content_loading_cache_by_access ON content_loading_cache (accessed_at);
+            CREATE TRIGGER content_loading_list_gone AFTER DELETE ON content_loading_cache BEGIN
+                DELETE FROM content_loading_list_members WHERE list_key = old.key;
+            END;
             DROP TABLE content_loading_element_removals;
             DROP TRIGGER content_loading_element_orphaned;
             ALTER TABLE content_loading_elements DROP COLUMN held_by_id;
@@ -99,8 +124,9 @@ struct ElementStoreTests {
             """)
 
         (store, lists, details) = try launch()
-        #expect(try rows("PRAGMA user_version") == ["9"])
+        #expect(try rows("PRAGMA user_version") == ["10"])
         #expect(try rows("SELECT count(*) FROM content_loading_element_removals") == ["0"])
+        #expect(try rows("SELECT count(*) FROM content_loading_cache_values") == ["1"], "the list's value, moved")
         #expect(try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value == Self.lists["all"])
         try await details.refresh(1)
         try await lists.remove("all")

@@ -77,7 +77,7 @@ struct RepeatedIDRecordTests {
         }
         try await lists.save([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")], for: "a")
         try SQLiteDatabase(.file(path: path)).execute(
-            #"UPDATE content_loading_cache SET value = CAST('["1","2","1"]' AS BLOB) WHERE key LIKE '%|a'"#)
+            #"UPDATE content_loading_cache_values SET value = CAST('["1","2","1"]' AS BLOB) WHERE key LIKE '%|a'"#)
 
         let restarted = KeyedRepository<String, [Contact]>(
             elements: ElementStore(disk: try DiskCache(.file(path: path)))

@@ -57,7 +57,7 @@ struct CacheCommandTests {
 
     @Test func anUndecodableEntryIsReportedAndThePreferReadFetchesAndShows() async throws {
         #expect(await runSellerContacts(["--url", contacts, "--cache", cache]).status == 0)
-        try SQLiteDatabase(.file(path: cache)).execute("UPDATE content_loading_cache SET value = X'7B7D'")
+        try SQLiteDatabase(.file(path: cache)).execute("UPDATE content_loading_cache_values SET value = X'7B7D'")
         let result = await runSellerContacts(["--url", contacts, "--cache", cache, "--policy", "prefer"])
         #expect(result.status == 0, "the fetch it started succeeded: \(result.errors)")
         #expect(result.errors.contains("decode"))
@@ -77,7 +77,7 @@ struct CacheCommandTests {
         let first = await runSellerContacts(["--url", url, "--cache", cache])
         #expect(first.status == 0, "\(first.errors)")
         // NB: an entry that cannot be decoded makes the command name its key.
-        try SQLiteDatabase(.file(path: cache)).execute("UPDATE content_loading_cache SET value = X'7B7D'")
+        try SQLiteDatabase(.file(path: cache)).execute("UPDATE content_loading_cache_values SET value = X'7B7D'")
         let second = await runSellerContacts(["--url", url, "--cache", cache, "--policy", "prefer"])
         let printed = first.output + first.errors + second.output + second.errors
         #expect(second.errors.contains("decode"), "the key is named: \(second.errors)")

@@ -1,9 +1,11 @@
+import ContentLoading
 import ContentLoadingRepository
 import Foundation
 
-/// Opening a `DiskCache` that holds large values: 2,000 values of 30 KB (60 MB), each longer
-/// than a file page, so most of each lies in overflow pages. What an app pays at launch before
-/// its first cached screen, with a full cache.
+/// Large values in a `DiskCache`: opening one that holds 2,000 values of 30 KB (60 MB), each
+/// longer than a file page, so most of each lies in overflow pages (what an app pays at launch
+/// before its first cached screen, with a full cache); and revalidating a value of 5 MB that
+/// the server has not changed (a 304), after a read of it.
 public enum CacheOpenScenario {
     /// A file holding the values, written through the kit and closed.
     public static func largeCache() async throws -> String {
@@ -17,5 +19,27 @@ public enum CacheOpenScenario {
     /// Opens the cache at `path` and closes it.
     public static func open(_ path: String) throws {
         _ = try DiskCache(.file(path: path))
+    }
+
+    /// A repository over a fresh file holding a value of 5 MB under "big", with the entity tag
+    /// "v1"; its fetches answer "not modified" to that tag.
+    public static func largeValue() async throws -> KeyedRepository<String, String> {
+        let value = String(repeating: "A", count: 5_000_000)
+        let repository = KeyedRepository<String, String>(
+            disk: try DiskCache(.file(path: try CacheScenario.freshCachePath()))
+        ) {
+            _, validators in
+            validators.entityTag == "v1"
+                ? .notModified(Validators(entityTag: "v1")) : .modified(value, Validators(entityTag: "v1"))
+        }
+        try await repository.refresh("big")
+        return repository
+    }
+
+    /// A read of "big" from the file, then a revalidation of it (a 304).
+    public static func readAndRevalidate(_ repository: KeyedRepository<String, String>) async throws {
+        repository.memory.removeAll()
+        _ = try await repository.value(for: "big", policy: .returnCacheDontLoad)
+        try await repository.refresh("big")
     }
 }

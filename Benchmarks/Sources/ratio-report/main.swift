@@ -464,6 +464,15 @@ if let (count, _) = profilingOption("--time-cache-open") {
     print("DiskCache open, 2,000 values of 30 KB: \(ms(times.sorted()[count / 2]))")
     exit(0)
 }
+/// `ratio-report --time-large-revalidation N`: N reads of a 5 MB value from a `DiskCache`, each
+/// followed by a revalidation answered 304; their median.
+if let (count, _) = profilingOption("--time-large-revalidation") {
+    let repository = try await CacheOpenScenario.largeValue()
+    var times: [Duration] = []
+    for _ in 0..<count { times.append(try await time { try await CacheOpenScenario.readAndRevalidate(repository) }) }
+    print("read and 304 of a 5 MB value: \(ms(times.sorted()[count / 2]))")
+    exit(0)
+}
 /// `ratio-report --time-open N`: N cold opens of P9 beside N raw reads, alternated; their
 /// medians and ratio.
 if let (count, _) = profilingOption("--time-open") {

@@ -22,8 +22,11 @@ extension DiskCache {
         guard size <= byteLimit else { throw OverLimit(bytes: size, limit: byteLimit) }
         return try keepingTotalOnFailure {
             try database.transaction(operation: "write the cache in") {
-                // NB: a row that does not validate is no write to keep: it is written over.
-                if let started, let stored = try? entry(for: key, now: writtenAt), stored.version > started {
+                // NB: a row that does not validate is no write to keep: it is written over. The value
+                // is read only when it is kept.
+                if let started, let version = (try? storedVersion(for: key)) ?? nil, version > started,
+                    let stored = try? entry(for: key, now: writtenAt)
+                {
                     return (stored.version, stored)
                 }
                 let version = try advanceVersion()
@@ -45,18 +48,19 @@ extension DiskCache {
         let insert = try database.prepare(
             """
             INSERT OR REPLACE INTO content_loading_cache
-                (key, format, version, value, size, written_at, accessed_at, entity_tag, last_modified, max_age)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                (key, format, version, size, written_at, accessed_at, entity_tag, last_modified, max_age)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, operation: "write the cache in")
         try insert.bind(key, at: 1)
         try insert.bind(formatVersion, at: 2)
         try insert.bind(Int(version), at: 3)
-        try insert.bind(data, at: 4)
-        try insert.bind(size, at: 5)
+        try insert.bind(size, at: 4)
+        try insert.bind(writtenAt.timeIntervalSince1970, at: 5)
         try insert.bind(writtenAt.timeIntervalSince1970, at: 6)
-        try insert.bind(writtenAt.timeIntervalSince1970, at: 7)
-        try Self.bind(validators, to: insert, at: 8)
+        try Self.bind(validators, to: insert, at: 7)
         try insert.step()
+        // NB: after the entry's row: a replaced row's triggers (when recursive) take its value.
+        try writeValue(data, for: key)
         totalBytes += size - replaced
         pendingReads[key] = nil
         try recordReads()

@@ -104,6 +104,8 @@ public actor DiskCache {
         heldByIDSchema,
         // 9: removals of elements that a fetch started before them must not undo (see `DiskCache+Removals.swift`).
         removalsSchema,
+        // 10: the values apart from the entries' bookkeeping (see `DiskCache+Values.swift`).
+        valuesApartSchema,
     ]
 
     /// The highest valid version stored, 0 when none.
@@ -127,11 +129,7 @@ public actor DiskCache {
         self.byteLimit = byteLimit
         self.formatVersion = formatVersion
         // NB: one pass over the entries measures them and counts those of another format.
-        let measure = try database.prepare(
-            "SELECT total(\(Self.rowBytes)), total(format <> ?) FROM content_loading_cache",
-            operation: "read the cache in")
-        try measure.bind(formatVersion, at: 1)
-        let (bytes, stale) = try measure.step() ? (measure.int(at: 0), measure.int(at: 1)) : (0, 0)
+        let (bytes, stale) = try Self.measured(in: database, format: formatVersion)
         if stale > 0 {
             let discard = try database.prepare(
                 "DELETE FROM content_loading_cache WHERE format <> ?", operation: "discard old cache entries in")
@@ -148,20 +146,7 @@ public actor DiskCache {
     }
 
     /// The bytes the stored keys and values take, measured (a stored size is not trusted).
-    static func measuredBytes(in database: SQLiteDatabase) throws -> Int {
-        let total = try database.prepare(
-            "SELECT total(\(rowBytes)) FROM content_loading_cache", operation: "read the cache in")
-        return try total.step() ? total.int(at: 0) : 0
-    }
-
-    /// The SQL for the bytes one row's key and value take.
-    ///
-    /// NB: the length of a value stored as a blob, as values are, is read from the row's header:
-    /// cast, it was read whole, so measuring a cache of large values read every byte of them.
-    static let rowBytes = """
-        length(CAST(key AS BLOB))
-            + CASE typeof(value) WHEN 'blob' THEN length(value) ELSE length(CAST(value AS BLOB)) END
-        """
+    static func measuredBytes(in database: SQLiteDatabase) throws -> Int { try measured(in: database).bytes }
 
     /// The entry for `key`, marked as read at `now` (written with the next write); `nil` when
     /// there is none.
@@ -171,9 +156,9 @@ public actor DiskCache {
     func entry(for key: String, now: Date) throws -> Entry? {
         let select = try database.prepare(
             """
-            SELECT value, \(Self.validWrittenAt), \(Self.validVersion), entity_tag, last_modified, written_at, version,
+            SELECT v.value, \(Self.validWrittenAt), \(Self.validVersion), entity_tag, last_modified, written_at, version,
                     max_age
-                FROM content_loading_cache WHERE key = ?
+                FROM content_loading_cache c LEFT JOIN content_loading_cache_values v ON v.key = c.key WHERE c.key = ?
             """, operation: "read the cache in")
         try select.bind(key, at: 1)
         guard try select.step() else { return nil }
