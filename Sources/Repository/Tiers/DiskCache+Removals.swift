@@ -7,19 +7,20 @@ import Foundation
 /// writes leaves out each element removed after the fetch started that nothing wrote since.
 /// A removal of every element of a type is remembered under the id U+001F.
 ///
-/// Only the newest ``removalsKept`` removals are kept: a fetch that runs across more removals
-/// than that may bring back one of the oldest.
+/// Only the newest ``removalsKept`` removals of each element type are kept: a fetch that runs
+/// across more removals than that may bring back one of the oldest. The rows are ordered by
+/// type and version, so a write finds the removals since its fetch started with one seek.
 extension DiskCache {
     static let removalsSchema = """
         CREATE TABLE content_loading_element_removals (
             type TEXT NOT NULL,
-            id TEXT NOT NULL,
             version INTEGER NOT NULL,
-            PRIMARY KEY (type, id)
+            id TEXT NOT NULL,
+            PRIMARY KEY (type, version, id)
         ) WITHOUT ROWID
         """
 
-    /// How many removals the file remembers.
+    /// How many removals of each element type the file remembers.
     static let removalsKept = 1_000
 
     /// The elements of one type removed after a fetch started.
@@ -35,8 +36,9 @@ extension DiskCache {
     }
 
     /// Remembers the removal of element `id` of `type` (`nil`: of every element of `type`) at
-    /// `version`, inside the removal's transaction, and forgets the oldest removals past
-    /// ``removalsKept``.
+    /// `version`, inside the removal's transaction, and forgets the oldest removals of `type`
+    /// past ``removalsKept``. (An element removed again is remembered twice until then: the
+    /// newer removal is the one that counts.)
     func recordRemoval(type: String, id: String?, version: UInt64) throws {
         if id == nil {
             let forget = try database.prepare(
@@ -46,8 +48,8 @@ extension DiskCache {
         }
         let insert = try database.prepare(
             """
-            INSERT OR REPLACE INTO content_loading_element_removals (type, id, version)
-                VALUES (?1, coalesce(?2, char(31)), ?3)
+            INSERT OR REPLACE INTO content_loading_element_removals (type, version, id)
+                VALUES (?1, ?3, coalesce(?2, char(31)))
             """, operation: "remove from the cache in")
         try insert.bind(type, at: 1)
         try insert.bind(id, at: 2)
@@ -55,10 +57,12 @@ extension DiskCache {
         try insert.step()
         let prune = try database.prepare(
             """
-            DELETE FROM content_loading_element_removals WHERE version < (
-                SELECT version FROM content_loading_element_removals ORDER BY version DESC LIMIT 1 OFFSET ?)
+            DELETE FROM content_loading_element_removals WHERE type = ?1 AND version < (
+                SELECT version FROM content_loading_element_removals WHERE type = ?1
+                    ORDER BY version DESC LIMIT 1 OFFSET ?2)
             """, operation: "remove from the cache in")
-        try prune.bind(Self.removalsKept - 1, at: 1)
+        try prune.bind(type, at: 1)
+        try prune.bind(Self.removalsKept - 1, at: 2)
         try prune.step()
     }
 

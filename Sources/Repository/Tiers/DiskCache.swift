@@ -3,7 +3,10 @@ import ContentLoadingSupport
 import Foundation
 
 /// The disk tier: encoded values in a table of the kit's SQLite layer, bounded by total bytes,
-/// evicting the least recently read entries when a write goes over the limit.
+/// evicting the least recently read entries when a write goes over the limit. A value is kept
+/// apart from its entry's bookkeeping (its read and write times, version and validators), so
+/// a read or a revalidation answered "not modified" writes the bookkeeping, never the value
+/// again.
 ///
 /// Every write is a transaction, so a crash leaves the previous value. Each entry carries its
 /// write time (its age survives a restart), the format version of the code that wrote it
