@@ -85,9 +85,7 @@ struct ElementStoreTests {
         // removals remembered, the values in the entries' rows.
         try SQLiteDatabase(.file(path: path)).execute(
             """
-            DROP TRIGGER content_loading_list_gone;
-            DROP TRIGGER content_loading_value_gone;
-            DROP TRIGGER content_loading_value_moved;
+            DROP TRIGGER content_loading_entry_gone;
             CREATE TABLE entries_with_values (
                 key TEXT PRIMARY KEY NOT NULL,
                 format INTEGER NOT NULL,

@@ -27,6 +27,13 @@ extension DiskCache {
             try update.bind(key, at: 3)
             _ = try update.step()
             let moved = try changedRows() > 0
+            if moved {
+                let moveValue = try database.prepare(
+                    "UPDATE content_loading_cache_values SET key = ? WHERE key = ?", operation: "move an entry in")
+                try moveValue.bind(key, at: 1)
+                try moveValue.bind(legacy, at: 2)
+                _ = try moveValue.step()
+            }
             // NB: the key's bytes count in the total; the new key is longer.
             if moved { totalBytes = try Self.measuredBytes(in: database) }
             return moved

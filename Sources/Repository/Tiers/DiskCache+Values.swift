@@ -11,7 +11,8 @@ import Foundation
 /// value again, and reading an entry's validators read it: a 1 MiB value cost a megabyte of
 /// writes for each read and each revalidation. Apart, those touch only the bookkeeping.
 ///
-/// Triggers keep the two together: a value goes with its entry, and moves with its key.
+/// A trigger takes a value with its entry (and a list's membership rows with the list's, as
+/// before); the one write that changes a key (``move(_:to:)``) moves its value too.
 extension DiskCache {
     /// Migration 10: the values moved into their own table, the entries' rows made again
     /// without them.
@@ -40,14 +41,9 @@ extension DiskCache {
         DROP TABLE content_loading_cache;
         ALTER TABLE content_loading_cache_entries RENAME TO content_loading_cache;
         CREATE INDEX content_loading_cache_by_access ON content_loading_cache (accessed_at);
-        CREATE TRIGGER content_loading_list_gone AFTER DELETE ON content_loading_cache BEGIN
-            DELETE FROM content_loading_list_members WHERE list_key = old.key;
-        END;
-        CREATE TRIGGER content_loading_value_gone AFTER DELETE ON content_loading_cache BEGIN
+        CREATE TRIGGER content_loading_entry_gone AFTER DELETE ON content_loading_cache BEGIN
             DELETE FROM content_loading_cache_values WHERE key = old.key;
-        END;
-        CREATE TRIGGER content_loading_value_moved AFTER UPDATE OF key ON content_loading_cache BEGIN
-            UPDATE content_loading_cache_values SET key = new.key WHERE key = old.key;
+            DELETE FROM content_loading_list_members WHERE list_key = old.key;
         END
         """
 
