@@ -38,19 +38,26 @@ struct PhoneEditConflictTests {
             _ = try await api.update(contact, ifMatch: nil, idempotencyKey: UUID().uuidString)
         }
 
-        /// Performs `edit` and returns how it ended: "confirmed", "conflict serverWins", ….
+        /// Performs `edit` and returns how it ended: "confirmed", "conflict serverWins", …; once
+        /// the queue has stopped, so the store shows the end.
+        ///
+        /// NB: a conflict's event comes before the outbox ends it (the server's value stored, the
+        /// mutation gone); `send()` joins the queue's run and returns when it has stopped.
         func outcome(of edit: PhoneEdit) async throws -> String {
             var events = outbox.events.makeAsyncIterator()
             try await outbox.perform(edit)
+            var outcome = "no outcome"
             while let event = await events.next() {
                 switch event {
                 case .sending: continue
-                case .confirmed: return "confirmed"
-                case .conflict(_, _, let resolution): return "conflict \(resolution)"
-                default: return "\(event)"
+                case .confirmed: outcome = "confirmed"
+                case .conflict(_, _, let resolution): outcome = "conflict \(resolution)"
+                default: outcome = "\(event)"
                 }
+                break
             }
-            return "no outcome"
+            await outbox.send()
+            return outcome
         }
     }
 
