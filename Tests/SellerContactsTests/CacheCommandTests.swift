@@ -61,7 +61,8 @@ struct CacheCommandTests {
         let result = await runSellerContacts(["--url", contacts, "--cache", cache, "--policy", "prefer"])
         #expect(result.status == 0, "the fetch it started succeeded: \(result.errors)")
         #expect(result.errors.contains("decode"))
-        #expect(values(result).map { $0.prefix(33) } == ["value: 3 contacts from remote, 0."])
+        #expect(values(result).count == 1)
+        #expect(values(result).first?.hasPrefix("value: 3 contacts from remote, ") == true, "the age is not checked")
     }
 
     @Test func aCredentialInTheSourceURLNeverReachesTheCacheFileOrAMessage() async throws {
@@ -93,7 +94,10 @@ struct CacheCommandTests {
     @Test func aSecondRunIsServedFromDiskAndThenLoadRevalidates() async throws {
         let first = await runSellerContacts(["--url", contacts, "--cache", cache])
         #expect(first.status == 0)
-        #expect(values(first).map { $0.prefix(33) } == ["value: 3 contacts from remote, 0."])
+        // NB: the age is not checked: under a loaded machine (ASan, tests side by side) a second
+        // can pass between the fetch's write and the line.
+        #expect(values(first).count == 1)
+        #expect(values(first).first?.hasPrefix("value: 3 contacts from remote, ") == true)
         let second = await runSellerContacts(["--url", contacts, "--cache", cache, "--policy", "prefer"])
         #expect(values(second).count == 1)
         #expect(values(second).first?.hasPrefix("value: 3 contacts from disk, ") == true)
