@@ -15,7 +15,7 @@ struct DiskCacheValueWritesTests {
     /// The bytes the file's write-ahead log holds.
     func logBytes() throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path + "-wal")
-        return (attributes[.size] as? Int) ?? 0
+        return try #require(attributes[.size] as? Int, "the log's size")
     }
 
     @Test func readsAndUnchangedFetchesOfALargeValueDoNotWriteItAgain() async throws {

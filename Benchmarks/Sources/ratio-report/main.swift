@@ -458,18 +458,18 @@ if let (count, subject) = profilingOption("--profile-records") {
 /// `ratio-report --time-cache-open N`: N opens of a `DiskCache` holding 2,000 values of 30 KB;
 /// their median.
 if let (count, _) = profilingOption("--time-cache-open") {
-    let path = try await CacheOpenScenario.largeCache()
+    let path = try await LargeValueScenario.largeCache()
     var times: [Duration] = []
-    for _ in 0..<count { times.append(try await time { try CacheOpenScenario.open(path) }) }
+    for _ in 0..<count { times.append(try await time { try LargeValueScenario.open(path) }) }
     print("DiskCache open, 2,000 values of 30 KB: \(ms(times.sorted()[count / 2]))")
     exit(0)
 }
 /// `ratio-report --time-large-revalidation N`: N reads of a 5 MB value from a `DiskCache`, each
 /// followed by a revalidation answered 304; their median.
 if let (count, _) = profilingOption("--time-large-revalidation") {
-    let repository = try await CacheOpenScenario.largeValue()
+    let repository = try await LargeValueScenario.largeValue()
     var times: [Duration] = []
-    for _ in 0..<count { times.append(try await time { try await CacheOpenScenario.readAndRevalidate(repository) }) }
+    for _ in 0..<count { times.append(try await time { try await LargeValueScenario.readAndRevalidate(repository) }) }
     print("read and 304 of a 5 MB value: \(ms(times.sorted()[count / 2]))")
     exit(0)
 }

@@ -85,7 +85,7 @@ extension DiskCache {
         var kept: [String: Data] = [:]
         var removed = Set<String>()
         for element in elements {
-            if removedSince.contains(element.id), try storedElement(type: type, id: element.id) == nil {
+            if try staysRemoved(element.id, of: type, in: removedSince) {
                 removed.insert(element.id)
                 continue
             }

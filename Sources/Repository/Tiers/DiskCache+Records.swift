@@ -144,9 +144,7 @@ extension DiskCache {
         try await writeFault?("\(type)|\(id)")
         return try database.transaction(operation: "write the cache in") {
             let version = try advanceVersion()
-            if let started, try removedElements(of: type, after: started).contains(id),
-                try storedElement(type: type, id: id) == nil
-            {
+            if let started, try staysRemoved(id, of: type, in: removedElements(of: type, after: started)) {
                 return ElementWrite(version: version, removedSince: true)
             }
             // NB: an element with pending mutations shows them over the value written.

@@ -80,4 +80,10 @@ extension DiskCache {
         }
         return removed
     }
+
+    /// Whether a fetch's write leaves element `id` of `type` out: `removed` (the removals
+    /// since the fetch started) holds it, and nothing wrote it since (it has no row).
+    func staysRemoved(_ id: String, of type: String, in removed: RemovedElements) throws -> Bool {
+        try removed.contains(id) && storedElement(type: type, id: id) == nil
+    }
 }

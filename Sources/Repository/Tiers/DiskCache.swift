@@ -131,7 +131,7 @@ public actor DiskCache {
         path = database.path
         self.byteLimit = byteLimit
         self.formatVersion = formatVersion
-        // NB: one pass over the entries measures them and counts those of another format.
+        // NB: one statement measures the entries and counts those of another format.
         let (bytes, stale) = try Self.measured(in: database, format: formatVersion)
         if stale > 0 {
             let discard = try database.prepare(

@@ -6,7 +6,7 @@ import Foundation
 /// longer than a file page, so most of each lies in overflow pages (what an app pays at launch
 /// before its first cached screen, with a full cache); and revalidating a value of 5 MB that
 /// the server has not changed (a 304), after a read of it.
-public enum CacheOpenScenario {
+public enum LargeValueScenario {
     /// A file holding the values, written through the kit and closed.
     public static func largeCache() async throws -> String {
         let path = try CacheScenario.freshCachePath()
