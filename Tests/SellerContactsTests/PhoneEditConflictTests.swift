@@ -41,8 +41,8 @@ struct PhoneEditConflictTests {
         /// Performs `edit` and returns how it ended: "confirmed", "conflict serverWins", …; once
         /// the queue has stopped, so the store shows the end.
         ///
-        /// NB: a conflict's event comes before the outbox ends it (the server's value stored, the
-        /// mutation gone); `send()` joins the queue's run and returns when it has stopped.
+        /// NB: `send()` joins the queue's run and returns when it has stopped: a conflict the
+        /// client wins is told before the mutation is sent again.
         func outcome(of edit: PhoneEdit) async throws -> String {
             var events = outbox.events.makeAsyncIterator()
             try await outbox.perform(edit)

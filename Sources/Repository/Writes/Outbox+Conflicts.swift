@@ -16,12 +16,14 @@ extension Outbox {
             stored: stored, conflict: conflict,
             details: MutationConflict(local: local, server: server, entityTag: conflict.entityTag), sentOver: sentOver)
         let resolution = mutation.resolve(refused.details)
-        broadcast.send(.conflict(pending(stored, mutation), refused.details, resolution))
-        if resolution == .ask {
+        let event = OutboxEvent.conflict(pending(stored, mutation), refused.details, resolution)
+        guard resolution != .ask else {
+            // NB: held before the app hears of it: it may resolve it as soon as it does.
             held.withLock { $0[stored.sequence] = refused }
+            broadcast.send(event)
             return false
         }
-        return await end(refused, of: mutation, as: resolution)
+        return await end(refused, of: mutation, as: resolution, announcing: event)
     }
 
     /// Ends a conflict the server's way (the mutation rolled back, the server's value kept), or
@@ -36,9 +38,15 @@ extension Outbox {
     /// Killed before the answer is stored, the next launch sends the mutation with the new key:
     /// the server's memory of it answers (when it arrived) or the conflict comes again and is
     /// resolved again.
+    ///
+    /// `event`, the conflict's event when the mutation's own ``Mutation/resolve(_:)`` chose
+    /// `resolution`, is sent once the mutation is rolled back (as ``OutboxEvent/rejected(_:_:)``
+    /// and ``OutboxEvent/confirmed(_:)`` are once settled: an app that reads the store on it finds
+    /// the server's value), or before it is sent again. When the rollback cannot be stored, the
+    /// mutation stays pending and meets the conflict again in a later run: no event.
     func end(
         _ conflict: HeldConflict<Element>, of mutation: any Mutation<Element, Environment>,
-        as resolution: ConflictResolution
+        as resolution: ConflictResolution, announcing event: OutboxEvent<Element, Environment>? = nil
     ) async -> Bool {
         let (stored, details) = (conflict.stored, conflict.details)
         let pending = pending(stored, mutation)
@@ -55,8 +63,11 @@ extension Outbox {
             let server = details.server.flatMap { try? ElementStore<Element>.encoded($0) }
             let change = DiskCache.ServerValueChange.refusal(
                 server, entityTag: details.entityTag, sentOver: conflict.sentOver)
-            return await settled(stored, change, pending: pending, error: nil)
+            let ended = await settled(stored, change, pending: pending, error: nil)
+            if ended, let event { broadcast.send(event) }
+            return ended
         }
+        if let event { broadcast.send(event) }
         let key: String?
         do {
             key = try await store.disk.renewIdempotencyKey(

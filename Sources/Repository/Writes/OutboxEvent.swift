@@ -11,8 +11,16 @@ where Element.ID: CacheKey {
     /// rolled back, alone; the element shows the mutations still pending over its server value.
     case rejected(PendingMutation<Element, Environment>, any Error)
     /// The server refused it because the element changed since the copy it edits; the
-    /// mutation's ``Mutation/resolve(_:)`` chose `resolution` (``ConflictResolution/ask``:
-    /// it waits for ``Outbox/resolve(_:with:)``).
+    /// mutation's ``Mutation/resolve(_:)`` chose `resolution`.
+    ///
+    /// When it comes depends on `resolution`:
+    /// - ``ConflictResolution/serverWins`` (and a ``ConflictResolution/merge`` that made
+    ///   nothing): once the mutation is rolled back, the server's value stored and shown, as
+    ///   ``rejected(_:_:)`` and ``confirmed(_:)`` come once settled. When the rollback cannot be
+    ///   stored, ``willRetry(_:_:)`` comes instead, and the conflict again in a later run.
+    /// - ``ConflictResolution/clientWins``, ``ConflictResolution/merge``: before the mutation is
+    ///   sent again (``sending(_:attempt:)``, then its own outcome).
+    /// - ``ConflictResolution/ask``: once it is held: ``Outbox/resolve(_:with:)`` ends it.
     case conflict(PendingMutation<Element, Environment>, MutationConflict<Element>, ConflictResolution)
     /// Sending it failed for now (the server unreachable, say): it stays pending, and is sent
     /// again the next time the queue runs (``Outbox/send()``, or the next launch).

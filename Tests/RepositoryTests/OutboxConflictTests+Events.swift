@@ -1,0 +1,46 @@
+import ContentLoading
+import ContentLoadingRepository
+import Foundation
+import KitTestSupport
+import Testing
+
+/// When a conflict's event comes: an app that reads the store when it hears that the server won
+/// finds the server's value there, as it does on `.rejected` and `.confirmed`.
+extension OutboxConflictTests {
+    /// What the file holds for contact 1: its row (what readers see), and how many of its mutations are pending.
+    func stored() throws -> [String] {
+        try sqlRows(
+            """
+            SELECT CAST(value AS TEXT) FROM content_loading_elements WHERE id = '1'
+            UNION ALL SELECT count(*) || ' pending' FROM content_loading_outbox
+            """, in: path)
+    }
+
+    @Test func theServerWinningIsToldOnceTheRollbackIsStoredAndNotWhileItCannotBe() async throws {
+        var events = outbox.outcomes.makeAsyncIterator()
+        let gate = server.holdNextRequest(of: 1)
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        await gate.requested()
+        let holder = try ChildProcess.holdingSQLiteWriteLock(on: path)
+        gate.release()
+
+        // NB: the rollback waits for the lock (`SQLiteDatabase.busyTimeout`), then fails: the
+        // mutation stays pending, and the conflict is not told as ended.
+        guard case .willRetry? = await events.next() else {
+            Issue.record("the rollback could not be stored: it will be tried again, no conflict told")
+            holder.stop()
+            return
+        }
+        #expect(try stored() == [#"{"id":1,"phone":"one+a"}"#, "1 pending"])
+        #expect(try await shown() == "one+a", "still shown as performed")
+
+        holder.stop()
+        let run = Task { await outbox.send() }
+        let (_, conflict, resolution) = try #require(await nextConflict(&events))
+        #expect(resolution == .serverWins)
+        #expect(conflict.server?.phone == "ONE")
+        #expect(try stored() == [#"{"id":1,"phone":"ONE"}"#, "0 pending"], "stored before the event")
+        #expect(try await shown() == "ONE")
+        await run.value
+    }
+}
