@@ -18,23 +18,25 @@ extension OutboxConflictTests {
 
     @Test func theServerWinningIsToldOnceTheRollbackIsStoredAndNotWhileItCannotBe() async throws {
         var events = outbox.outcomes.makeAsyncIterator()
-        let gate = server.holdNextRequest(of: 1)
+        // NB: a trigger in the file makes the rollback's write fail (the mutation cannot leave
+        // the outbox), as a full disk would.
+        _ = try sqlRows(
+            """
+            CREATE TRIGGER refuse_settlements BEFORE DELETE ON content_loading_outbox
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+            """, in: path)
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
-        await gate.requested()
-        let holder = try ChildProcess.holdingSQLiteWriteLock(on: path)
-        gate.release()
 
-        // NB: the rollback waits for the lock (`SQLiteDatabase.busyTimeout`), then fails: the
-        // mutation stays pending, and the conflict is not told as ended.
-        guard case .willRetry? = await events.next() else {
+        // The mutation stays pending, and the conflict is not told as ended.
+        guard case .willRetry(_, let error)? = await events.next() else {
             Issue.record("the rollback could not be stored: it will be tried again, no conflict told")
-            holder.stop()
             return
         }
+        #expect("\(error)".contains("refused by the test"))
         #expect(try stored() == [#"{"id":1,"phone":"one+a"}"#, "1 pending"])
         #expect(try await shown() == "one+a", "still shown as performed")
 
-        holder.stop()
+        _ = try sqlRows("DROP TRIGGER refuse_settlements", in: path)
         let run = Task { await outbox.send() }
         let (_, conflict, resolution) = try #require(await nextConflict(&events))
         #expect(resolution == .serverWins)
