@@ -42,7 +42,7 @@ public protocol Mutation<Element, Environment>: Codable, Sendable {
     /// Sends the edit to the server.
     ///
     /// - Returns: The server's answer (``MutationResult``), which becomes the element's server
-    ///   value.
+    ///   value (when the store holds the element; see ``MutationContext/edited``).
     /// - Throws: An error that is transient (a `RetryableError` saying so, such as an
     ///   `APIError` for a lost connection or a 503) keeps the mutation to be sent again later,
     ///   with the same idempotency key. A conflict (a `WriteConflictError` that is one, such

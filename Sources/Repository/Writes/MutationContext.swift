@@ -10,7 +10,8 @@ public struct MutationContext<Element: Sendable>: Sendable {
     /// The element as the server last gave it; `nil` when the store does not hold it.
     public let serverValue: Element?
     /// The element with this mutation applied (and the ones performed before it); `nil` when
-    /// the store does not hold it.
+    /// the store does not hold it (no list, page or detail over the store fetched or saved it):
+    /// the server's answer is then not stored either.
     public let edited: Element?
     /// Which attempt this is, from 1, within one run of the queue.
     public let attempt: Int
