@@ -40,7 +40,19 @@ extension Outbox {
     /// One run: the pending mutations read from the file, each chain (an element's, or those
     /// sharing a scope) sent in order, the chains side by side.
     private func runQueueOnce() async {
-        guard !paused.withLock({ $0 }), let pending = try? await store.disk.storedMutations(type: store.type) else {
+        guard !paused.withLock({ $0 }) else { return }
+        let pending: [DiskCache.StoredMutation]
+        do {
+            pending = try await store.disk.storedMutations(type: store.type)
+        } catch {
+            // NB: told, not swallowed: nothing goes until the file can be read, and the next
+            // fetch that succeeds through the store runs the queue again, as after a failure.
+            waitsForRequest.withLock { $0 = true }
+            broadcast.send(
+                .unreadable(
+                    CacheError(
+                        operation: "read the pending mutations from", path: store.disk.path,
+                        key: "outbox of \(store.type)", reason: CacheError.reason(error))))
             return
         }
         // NB: one that does not decode has no scope: it is in its element's chain, and set aside there.

@@ -28,4 +28,10 @@ where Element.ID: CacheKey {
     /// Its stored form does not decode as any mutation type the outbox knows (the app's type
     /// changed): it is set aside in the file, out of the queue, which goes on without it.
     case setAside(PendingMutation<Element, Environment>, any Error)
+    /// The pending mutations could not be read from the store's file (a damaged file, say):
+    /// none was sent in this run. `error`, a ``CacheError``, names the file and what failed.
+    /// They stay in the file; the queue tries again at the next ``Outbox/send()``,
+    /// ``Outbox/perform(_:)`` or ``Outbox/resume()``, and when a fetch through the store
+    /// succeeds.
+    case unreadable(CacheError)
 }
