@@ -28,27 +28,28 @@ extension Outbox {
     /// shows its server value with the other pending mutations applied) and never sent.
     ///
     /// - Returns: `false` when it is being sent now (its answer decides) or is no longer pending.
-    /// - Throws: ``CacheError`` naming the file when the rollback cannot be written: it stays
-    ///   pending, and is sent.
+    /// - Throws: ``CacheError`` naming the file when the outbox cannot be read or the rollback
+    ///   cannot be written: it stays pending, and is sent.
     @discardableResult
     public func cancel(_ mutation: PendingMutation<Element, Environment>) async throws -> Bool {
         guard claim(mutation.sequence) else { return false }
         // NB: a cancelled mutation stays claimed: a run that read it before the cancel skips it.
-        guard
-            let stored = try await store.disk.storedMutations(type: store.type).first(where: {
-                $0.sequence == mutation.sequence
-            })
-        else { return false }
-        held.withLock { _ = $0.removeValue(forKey: mutation.sequence) }
+        // One that could not be cancelled is released, so the queue still sends it.
         do {
+            guard
+                let stored = try await store.disk.storedMutations(type: store.type).first(where: {
+                    $0.sequence == mutation.sequence
+                })
+            else { return false }
+            held.withLock { _ = $0.removeValue(forKey: mutation.sequence) }
             try await settle(stored, .unchanged)
+            return true
         } catch {
             release(mutation.sequence)
             throw CacheError(
-                operation: "cancel a mutation in", path: store.disk.path, key: "\(store.type) \(stored.elementID)",
+                operation: "cancel a mutation in", path: store.disk.path, key: "\(store.type) \(mutation.elementKey)",
                 reason: CacheError.reason(error))
         }
-        return true
     }
 
     /// Empties the queue (a sign-out): waits for a mutation being sent, then rolls every
