@@ -64,6 +64,14 @@ public enum OfflineEdits {
                     notSent = (try? await outbox.pendingCount()) ?? notSent
                 }
             }
+
+            /// The user's answer to the conflict shown (no event follows when the server's value stays).
+            func resolve(with resolution: ConflictResolution, in outbox: Outbox<Contact, APIClient>) async {
+                guard let held = conflict else { return }
+                conflict = nil
+                await outbox.resolve(held, with: resolution)
+                notSent = (try? await outbox.pendingCount()) ?? notSent
+            }
         }
 
         struct EditsBanner: View {
@@ -72,9 +80,9 @@ public enum OfflineEdits {
 
             var body: some View {
                 if status.notSent > 0 { Text("\(status.notSent) changes not sent yet") }
-                if let conflict = status.conflict {
-                    Button("Keep my change") { Task { await outbox.resolve(conflict, with: .clientWins) } }
-                    Button("Use the server's") { Task { await outbox.resolve(conflict, with: .serverWins) } }
+                if status.conflict != nil {
+                    Button("Keep my change") { Task { await status.resolve(with: .clientWins, in: outbox) } }
+                    Button("Use the server's") { Task { await status.resolve(with: .serverWins, in: outbox) } }
                 }
             }
         }
