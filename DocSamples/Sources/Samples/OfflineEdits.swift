@@ -47,45 +47,44 @@ public enum OfflineEdits {
         return notSent
     }
 
-    #if canImport(SwiftUI)
-        // sample: Sources/Repository/ContentLoadingRepository.docc/OfflineEdits.md#3
-        @MainActor @Observable final class EditsStatus {
-            var notSent = 0
-            var conflict: PendingMutation<Contact, APIClient>?
-            var failure: String?
+    // NB: type-checked on Linux too, against the SwiftUI stand-ins (SwiftUIStandIns.swift).
+    // sample: Sources/Repository/ContentLoadingRepository.docc/OfflineEdits.md#3
+    @MainActor @Observable final class EditsStatus {
+        var notSent = 0
+        var conflict: PendingMutation<Contact, APIClient>?
+        var failure: String?
 
-            func follow(_ outbox: Outbox<Contact, APIClient>) async {
-                for await event in outbox.events {
-                    switch event {
-                    case .conflict(let mutation, _, .ask): conflict = mutation
-                    case .rejected(_, let error): failure = "\(error)"
-                    default: break
-                    }
-                    notSent = (try? await outbox.pendingCount()) ?? notSent
+        func follow(_ outbox: Outbox<Contact, APIClient>) async {
+            for await event in outbox.events {
+                switch event {
+                case .conflict(let mutation, _, .ask): conflict = mutation
+                case .rejected(_, let error): failure = "\(error)"
+                default: break
                 }
-            }
-
-            /// The user's answer to the conflict shown (no event follows when the server's value stays).
-            func resolve(with resolution: ConflictResolution, in outbox: Outbox<Contact, APIClient>) async {
-                guard let held = conflict else { return }
-                conflict = nil
-                await outbox.resolve(held, with: resolution)
                 notSent = (try? await outbox.pendingCount()) ?? notSent
             }
         }
 
-        struct EditsBanner: View {
-            let status: EditsStatus
-            let outbox: Outbox<Contact, APIClient>
+        /// The user's answer to the conflict shown (no event follows when the server's value stays).
+        func resolve(with resolution: ConflictResolution, in outbox: Outbox<Contact, APIClient>) async {
+            guard let held = conflict else { return }
+            conflict = nil
+            await outbox.resolve(held, with: resolution)
+            notSent = (try? await outbox.pendingCount()) ?? notSent
+        }
+    }
 
-            var body: some View {
-                if status.notSent > 0 { Text("\(status.notSent) changes not sent yet") }
-                if status.conflict != nil {
-                    Button("Keep my change") { Task { await status.resolve(with: .clientWins, in: outbox) } }
-                    Button("Use the server's") { Task { await status.resolve(with: .serverWins, in: outbox) } }
-                }
+    struct EditsBanner: View {
+        let status: EditsStatus
+        let outbox: Outbox<Contact, APIClient>
+
+        var body: some View {
+            if status.notSent > 0 { Text("\(status.notSent) changes not sent yet") }
+            if status.conflict != nil {
+                Button("Keep my change") { Task { await status.resolve(with: .clientWins, in: outbox) } }
+                Button("Use the server's") { Task { await status.resolve(with: .serverWins, in: outbox) } }
             }
         }
-        // end sample
-    #endif
+    }
+    // end sample
 }
