@@ -10,7 +10,8 @@ import Foundation
 ///
 /// The stored pages of a list are contiguous: a page is written only next to a stored page
 /// whose cursor asked for it (or as the initial page, position 0), and a page whose cursor
-/// towards a neighbour changed takes the stored pages beyond it on that side with it.
+/// towards a neighbour changed takes the stored pages beyond it on that side with it (a page
+/// whose ids changed, those beyond it, away from the initial page).
 extension DiskCache {
     static let pagesSchema = """
         CREATE TABLE content_loading_list_pages (
@@ -117,7 +118,8 @@ extension DiskCache {
     /// Writes a page of list `listKey` (its cursors and `ids`, encoded) with its `elements`,
     /// at the file's next write version, in one transaction, where `placement` puts it: each
     /// element's row (unless a write after `started` holds it: that one is kept), the page's
-    /// membership rows, then its row. The stored pages beyond a cursor that changed go.
+    /// membership rows, then its row. The stored pages beyond a cursor that changed go, and those
+    /// beyond a page whose ids changed (see `dropPages`).
     ///
     /// - Returns: The version, the stored data of the elements that were kept, by id, the ids
     ///   left out as removed after `started` (see `DiskCache+Removals.swift`), and the ids of
@@ -138,7 +140,8 @@ extension DiskCache {
             try replaceMembers(
                 of: Self.pageMembersKey(listKey, position: position), type: type,
                 with: Set(elements.map(\.id)).subtracting(written.removed))
-            try dropPages(of: listKey, beyond: position, previousCursor: previousCursor, nextCursor: nextCursor)
+            try dropPages(
+                of: listKey, beyond: position, ids: ids, previousCursor: previousCursor, nextCursor: nextCursor)
             let onOtherPages = try idsOnOtherPages(elements.map(\.id), type: type, of: listKey, besides: position)
             let insert = try database.prepare(
                 """
@@ -216,18 +219,23 @@ extension DiskCache {
         }
     }
 
-    /// Removes the stored pages beyond `position` on each side where the page stored there
-    /// gives another cursor than `previousCursor` / `nextCursor`: they no longer follow it.
-    private func dropPages(of listKey: String, beyond position: Int, previousCursor: String?, nextCursor: String?)
-        throws
-    {
+    /// Removes the stored pages of list `listKey` beyond the page at `position` that is being
+    /// written: on a side whose cursor changed, and on the side away from the initial page (both
+    /// sides of the initial page) when the page's `ids` changed. The stored pages there were
+    /// fetched after the page as it was: an item inserted in it or removed from it moved every
+    /// offset after it, though an offset cursor (page 2, item 25) stays the same.
+    private func dropPages(
+        of listKey: String, beyond position: Int, ids: Data, previousCursor: String?, nextCursor: String?
+    ) throws {
         let select = try database.prepare(
-            "SELECT previous_cursor, next_cursor FROM content_loading_list_pages WHERE list_key = ? AND position = ?",
-            operation: "write the cache in")
+            """
+            SELECT previous_cursor, next_cursor, ids FROM content_loading_list_pages WHERE list_key = ? AND position = ?
+            """, operation: "write the cache in")
         try select.bind(listKey, at: 1)
         try select.bind(position, at: 2)
         guard try select.step() else { return }
         let (storedPrevious, storedNext) = (select.text(at: 0), select.text(at: 1))
+        let idsChanged = select.data(at: 2) != ids
         try select.reset()
         let delete = try database.prepare(
             """
@@ -235,8 +243,8 @@ extension DiskCache {
                 WHERE list_key = ?1 AND ((?2 AND position > ?4) OR (?3 AND position < ?4))
             """, operation: "write the cache in")
         try delete.bind(listKey, at: 1)
-        try delete.bind(storedNext != nextCursor ? 1 : 0, at: 2)
-        try delete.bind(storedPrevious != previousCursor ? 1 : 0, at: 3)
+        try delete.bind(storedNext != nextCursor || (idsChanged && position >= 0) ? 1 : 0, at: 2)
+        try delete.bind(storedPrevious != previousCursor || (idsChanged && position <= 0) ? 1 : 0, at: 3)
         try delete.bind(position, at: 4)
         _ = try delete.step()
     }
