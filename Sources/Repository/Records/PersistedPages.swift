@@ -22,7 +22,7 @@ where Element.ID: CacheKey {
     init(store: ElementStore<Element>, key: String, fetch: @escaping Fetch) {
         self.store = store
         self.key = key
-        listKey = "pages:[\(store.type)]|\(key)"
+        listKey = store.pagesKey(key)
         self.fetch = fetch
     }
 

@@ -1,0 +1,73 @@
+import ContentLoading
+import ContentLoadingRepository
+import ContentLoadingSupport
+import Foundation
+import Testing
+
+/// The stored pages of a paged list, removed by the app (a sign-out, a change the first page
+/// does not show): gone from the file, not stored again by a refresh that was on its way.
+extension PersistedPagingTests {
+    func feed(over store: ElementStore<Contact>, key: String) -> Feed {
+        let catalog = catalog
+        return Feed(
+            source: .persisted(in: store, key: key) { cursor, validators in
+                try await catalog.page(cursor, validators: validators)
+            })
+    }
+
+    func storedPageCount() throws -> [String] {
+        try rows("SELECT list_key || ' ' || count(*) FROM content_loading_list_pages GROUP BY list_key")
+    }
+
+    @Test func removedPagesLeaveTheFileAndTheNextModelFetchesThem() async throws {
+        var (store, feed) = try launch()
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+
+        try await store.removePages(of: "feed")
+        #expect(try storedPageCount().isEmpty)
+        #expect(try rows("SELECT count(*) FROM content_loading_elements") == ["0"], "no other list held them")
+        #expect(feed.items.map(\.id) == Array(0..<6), "a model showing the list keeps what it shows")
+
+        catalog.isOnline = false
+        (store, feed) = try launch()
+        let opened = await feed.refresh().completed()
+        #expect(opened.content == nil && opened.error != nil, "nothing stored to open with, offline")
+        catalog.isOnline = true
+        await feed.refresh().completed()
+        #expect(feed.items.map(\.id) == [0, 1, 2])
+        #expect(try storedPageCount().count == 1, "stored again")
+    }
+
+    @Test func aRefreshOnItsWayWhenThePagesAreRemovedDoesNotStoreItsPage() async throws {
+        let (store, feed) = try launch()
+        await feed.refresh().completed()
+        catalog.update(0, phone: "zero")
+        let gate = catalog.holdNextRequest()
+        let refresh = feed.refresh()
+        await gate.requested()
+
+        try await store.removePages(of: "feed")
+        gate.release()
+        await refresh.completed()
+        #expect(feed.items.map(\.phone) == ["zero", "1", "2"], "shown")
+        #expect(try storedPageCount().isEmpty, "not stored: the pages were removed after its request started")
+
+        await feed.refresh().completed()
+        #expect(try storedPageCount().count == 1, "a refresh that starts after the removal stores its page")
+    }
+
+    @Test func removingByPrefixRemovesTheMatchingListsOnly() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        for key in ["search/a", "search/b", "feed"] { await feed(over: store, key: key).refresh().completed() }
+        #expect(try storedPageCount().count == 3)
+
+        try await store.removePages(ofKeysWithPrefix: "search/")
+        let left = try storedPageCount()
+        #expect(left.map { $0.hasSuffix("|feed 1") } == [true], "\(left)")
+        #expect(try rows("SELECT count(*) FROM content_loading_elements") == ["3"], "the feed still holds them")
+
+        try await store.removePages(ofKeysWithPrefix: "")
+        #expect(try storedPageCount().isEmpty)
+    }
+}
