@@ -39,7 +39,8 @@ extension PersistedPagingTests {
         #expect(try storedPageCount().count == 1, "stored again")
     }
 
-    @Test func aRefreshOnItsWayWhenThePagesAreRemovedDoesNotStoreItsPage() async throws {
+    @Test(arguments: [false, true])
+    func aRefreshOnItsWayWhenThePagesAreRemovedDoesNotStoreItsPage(byPrefix: Bool) async throws {
         let (store, feed) = try launch()
         await feed.refresh().completed()
         catalog.update(0, phone: "zero")
@@ -47,7 +48,11 @@ extension PersistedPagingTests {
         let refresh = feed.refresh()
         await gate.requested()
 
-        try await store.removePages(of: "feed")
+        if byPrefix {
+            try await store.removePages(ofKeysWithPrefix: "fe")
+        } else {
+            try await store.removePages(of: "feed")
+        }
         gate.release()
         await refresh.completed()
         #expect(feed.items.map(\.phone) == ["zero", "1", "2"], "shown")

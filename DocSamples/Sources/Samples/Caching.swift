@@ -101,6 +101,19 @@ public enum Caching {
         _ = state
     }
 
+    /// The sign-out sample: removes what an account left in the file.
+    public static func signOut(
+        outbox: Outbox<Contact, APIClient>, search: KeyedRepository<String, [Contact]>,
+        detail: KeyedRepository<Contact.ID, Contact>, contacts: ElementStore<Contact>
+    ) async throws {
+        // sample: Sources/Repository/ContentLoadingRepository.docc/Caching.md#7
+        try await outbox.purge()                               // the edits not sent yet
+        try await search.removeAll()                           // the lists, with the elements only they held
+        try await detail.removeAll()                           // every element of the type
+        try await contacts.removePages(ofKeysWithPrefix: "")   // the stored pages of every paged list
+        // end sample
+    }
+
     static func conditional(disk: DiskCache, client: APIClient, api: ContactsAPI) {
         // sample: Sources/Repository/ContentLoadingRepository.docc/Caching.md#6
         let contacts = KeyedRepository<String, [Contact]>(disk: disk, retry: RetryPolicy(attempts: 3)) {

@@ -21,7 +21,7 @@ extension ElementStore {
     /// - Throws: ``CacheError`` naming the file and the list when the removal fails: then
     ///   nothing changed.
     public func removePages(of key: String) async throws {
-        try await removePages(pagesKey(key), asPrefix: false, named: key)
+        try await removePages(key, asPrefix: false, named: key)
     }
 
     /// Removes the stored pages of every paged list over the store whose key starts with
@@ -31,15 +31,15 @@ extension ElementStore {
     /// - Throws: ``CacheError`` naming the file and the prefix when the removal fails: then
     ///   nothing changed.
     public func removePages(ofKeysWithPrefix prefix: String) async throws {
-        try await removePages(pagesKey(prefix), asPrefix: true, named: "\(prefix)…")
+        try await removePages(prefix, asPrefix: true, named: "\(prefix)…")
     }
 
     /// The key the pages of the paged list the app named `key` are stored under.
-    func pagesKey(_ key: String) -> String { "pages:[\(type)]|\(key)" }
+    func pagesKey(_ key: String) -> String { DiskCache.pagesKey(type: type, key: key) }
 
-    private func removePages(_ listKey: String, asPrefix: Bool, named name: String) async throws {
+    private func removePages(_ key: String, asPrefix: Bool, named name: String) async throws {
         do {
-            try await disk.removePages(of: listKey, asPrefix: asPrefix)
+            try await disk.removePages(type: type, key: key, asPrefix: asPrefix)
         } catch {
             throw CacheError(
                 operation: "remove the pages of", path: disk.path, key: "pages \(name)",

@@ -136,7 +136,7 @@ extension DiskCache {
         return try database.transaction(operation: "write the cache in") {
             guard let position = try position(of: placement, in: listKey) else { return nil }
             // NB: the list's pages were removed since the fetch started: it does not store them again.
-            if let started, try removedElements(of: listKey, after: started).all { return nil }
+            if let started, try pagesRemoved(listKey, type: type, after: started) { return nil }
             let version = try advanceVersion()
             let written = try upsertElements(
                 elements, type: type, version: version, writtenAt: fetchedAt, keepingWritesAfter: started)
@@ -163,34 +163,6 @@ extension DiskCache {
             try Self.bind(validators, to: insert, at: 9)
             try insert.step()
             return (version, written.kept, written.removed, onOtherPages)
-        }
-    }
-
-    /// Removes every stored page of list `listKey` (of every list whose key starts with it, when
-    /// `asPrefix`), at the file's next write version; their elements stay while other lists
-    /// hold them. Each list's removal is remembered (as a removal of every element of a type
-    /// named by the list's key, see `DiskCache+Removals.swift`): an initial page a fetch that
-    /// started before it brings is not stored.
-    @discardableResult
-    func removePages(of listKey: String, asPrefix: Bool) async throws -> UInt64 {
-        try await writeFault?(listKey)
-        return try database.transaction(operation: "remove from the cache in") {
-            let version = try advanceVersion()
-            let matching = "list_key = ?1 OR (?2 AND substr(list_key, 1, length(?1)) = ?1)"
-            let select = try database.prepare(
-                "SELECT DISTINCT list_key FROM content_loading_list_pages WHERE \(matching)",
-                operation: "remove from the cache in")
-            try select.bind(listKey, at: 1)
-            try select.bind(asPrefix ? 1 : 0, at: 2)
-            var removed: Set<String> = asPrefix ? [] : [listKey]
-            while try select.step() { removed.insert(select.text(at: 0) ?? "") }
-            for list in removed { try recordRemoval(type: list, id: nil, version: version) }
-            let delete = try database.prepare(
-                "DELETE FROM content_loading_list_pages WHERE \(matching)", operation: "remove from the cache in")
-            try delete.bind(listKey, at: 1)
-            try delete.bind(asPrefix ? 1 : 0, at: 2)
-            _ = try delete.step()
-            return version
         }
     }
 

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Removals of the stored pages of paged lists (`ElementStore.removePages(of:)`), remembered as
+/// removals are (see `DiskCache+Removals.swift`) under the namespace of the lists of one
+/// element type, `pages:[type]|`: a list's key, or a prefix followed by U+001F (the prefix ""
+/// is the namespace's removal of every list). An initial page that a fetch which started
+/// before brings is then not stored. Of a removal by prefix only the prefix is remembered, not
+/// the keys it removed (a sign-out leaves no search of the account in the file).
+extension DiskCache {
+    /// The namespace of the stored pages of the paged lists of elements of `type`.
+    static func pagesNamespace(type: String) -> String { "pages:[\(type)]|" }
+
+    /// The key the pages of the paged list `key` of elements of `type` are stored under.
+    static func pagesKey(type: String, key: String) -> String { pagesNamespace(type: type) + key }
+
+    /// Removes every stored page of the paged list `key` of elements of `type` (of every list
+    /// whose key starts with `key`, when `asPrefix`), at the file's next write version, and
+    /// remembers it; their elements stay while other lists hold them.
+    @discardableResult
+    func removePages(type: String, key: String, asPrefix: Bool) async throws -> UInt64 {
+        let listKey = Self.pagesKey(type: type, key: key)
+        try await writeFault?(listKey)
+        return try database.transaction(operation: "remove from the cache in") {
+            let version = try advanceVersion()
+            let delete = try database.prepare(
+                """
+                DELETE FROM content_loading_list_pages
+                    WHERE list_key = ?1 OR (?2 AND substr(list_key, 1, length(?1)) = ?1)
+                """, operation: "remove from the cache in")
+            try delete.bind(listKey, at: 1)
+            try delete.bind(asPrefix ? 1 : 0, at: 2)
+            _ = try delete.step()
+            let removal = asPrefix ? (key.isEmpty ? nil : key + "\u{1F}") : key
+            try recordRemoval(type: Self.pagesNamespace(type: type), id: removal, version: version)
+            return version
+        }
+    }
+
+    /// Whether the pages of list `listKey` (of elements of `type`) were removed after version
+    /// `started`; inside a write's transaction.
+    func pagesRemoved(_ listKey: String, type: String, after started: UInt64) throws -> Bool {
+        let namespace = Self.pagesNamespace(type: type)
+        guard listKey.hasPrefix(namespace) else { return false }
+        let key = listKey.dropFirst(namespace.count)
+        let removed = try removedElements(of: namespace, after: started)
+        return removed.all
+            || removed.ids.contains { removal in
+                removal.hasSuffix("\u{1F}") ? key.hasPrefix(removal.dropLast()) : removal == key
+            }
+    }
+}
