@@ -75,4 +75,25 @@ extension PersistedPagingTests {
         try await store.removePages(ofKeysWithPrefix: "")
         #expect(try storedPageCount().isEmpty)
     }
+
+    @Test func aRemovalThatFailsThrowsNamingTheFileAndTheListAndChangesNothing() async throws {
+        let (store, feed) = try launch()
+        await feed.refresh().completed()
+        _ = try rows(
+            """
+            CREATE TRIGGER refuse_removals BEFORE DELETE ON content_loading_list_pages
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+            """)
+        do {
+            try await store.removePages(of: "feed")
+            Issue.record("the removal failed: it throws")
+        } catch let error as CacheError {
+            #expect(error.path == path)
+            #expect(error.key == "pages feed")
+            #expect(error.reason.contains("refused by the test"), "\(error)")
+        }
+        #expect(try storedPageCount().count == 1, "nothing changed")
+        #expect(try rows("SELECT count(*) FROM content_loading_element_removals WHERE type LIKE 'pages:%'") == ["0"])
+    }
 }
+
