@@ -96,4 +96,3 @@ extension PersistedPagingTests {
         #expect(try rows("SELECT count(*) FROM content_loading_element_removals WHERE type LIKE 'pages:%'") == ["0"])
     }
 }
-
