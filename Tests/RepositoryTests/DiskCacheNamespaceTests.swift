@@ -33,6 +33,18 @@ struct DiskCacheNamespaceTests {
             "one repository's removeAll leaves the other's entries")
     }
 
+    @Test func repositoriesOfOneValueTypeShareTheirEntriesAndTheirRemoveAll() async throws {
+        let disk = try DiskCache(.file(path: try temporaryCachePath()))
+        let first = KeyedRepository<String, [String]>(disk: disk) { _ in ["fetched"] }
+        let second = KeyedRepository<String, [String]>(disk: disk) { _ in ["fetched"] }
+        try await second.save(["Ada"], for: "seller-7")
+        #expect(try await first.value(for: "seller-7", policy: .returnCacheDontLoad)?.value == ["Ada"])
+
+        try await first.removeAll()
+        second.memory.removeAll()
+        #expect(try await second.value(for: "seller-7", policy: .returnCacheDontLoad) == nil, "shared, so removed")
+    }
+
     @Test func aLegacyEntryIsClaimedOnlyByTheRepositoryItDecodesFor() async throws {
         let path = try temporaryCachePath()
         // An entry as an earlier version stored it (written now): the key's JSON, no namespace.

@@ -90,8 +90,9 @@ extension KeyedRepository {
     /// gets ``CacheEvent/noValue``. A fetch that started before brings nothing back; a save made
     /// meanwhile is kept.
     ///
-    /// - Important: A ``DiskCache`` file shared by several repositories is emptied for all of
-    ///   them.
+    /// - Important: Repositories over one ``DiskCache`` file whose values are of one type share
+    ///   their entries (a namespace named after the type): this removes theirs too. Those of
+    ///   repositories of other value types stay.
     /// - Throws: ``CacheError`` when the disk tier cannot be emptied: then nothing changed.
     public func removeAll() async throws {
         let live = liveKeys
