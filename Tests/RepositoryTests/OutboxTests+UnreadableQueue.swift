@@ -25,7 +25,10 @@ extension OutboxTests {
 
         _ = try sqlRows("ALTER TABLE moved_away RENAME TO content_loading_outbox", in: path)
         try await lists.refresh("all")
-        guard case .confirmed? = await events.next() else {
+        // NB: a run asked for while the first one read (the perform's) may have said so again.
+        var next = await events.next()
+        while case .unreadable? = next { next = await events.next() }
+        guard case .confirmed? = next else {
             Issue.record("the fetch that succeeded ran the queue again, and the mutation went")
             return
         }
