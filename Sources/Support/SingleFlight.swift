@@ -19,6 +19,9 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         /// The callers waiting for it to end, by key.
         var idleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextKey: UInt64 = 0
+        /// How many operations let go are being cancelled (their task's `cancel()` not yet
+        /// returned): they still count as in flight.
+        var beingCancelled = 0
 
         var hasWaiters: Bool { !callers.isEmpty || !idleWaiters.isEmpty }
     }
@@ -84,8 +87,10 @@ package final class SingleFlight<Value: Sendable>: Sendable {
     /// How many waits for the end of the operation in flight are registered (for tests).
     package var waitingForEnd: Int { state.withLock { $0.idleWaiters.count } }
 
-    /// Whether an operation is in flight.
-    package var isRunning: Bool { state.withLock { $0.task != nil } }
+    /// Whether an operation is in flight: one that was let go counts until its task is
+    /// cancelled, so a caller that sees `false` knows no let-go operation will start another
+    /// step uncancelled.
+    package var isRunning: Bool { state.withLock { $0.task != nil || $0.beingCancelled > 0 } }
 
     /// A key for a new caller or wait.
     private func newKey() -> UInt64 {
@@ -132,11 +137,17 @@ package final class SingleFlight<Value: Sendable>: Sendable {
                 return (caller, waiter, Task<Void, Never>?.none)
             }
             state.task = nil
+            state.beingCancelled += 1
             return (caller, waiter, task)
+        }
+        // NB: cancelled outside the lock (its cancellation handlers may take others), and before
+        // the caller hears it left: a caller that did sees the operation cancelled and not running.
+        if let abandoned {
+            abandoned.cancel()
+            state.withLock { $0.beingCancelled -= 1 }
         }
         caller?.resume(throwing: CancellationError())
         waiter?.resume()
-        abandoned?.cancel()
     }
 }
 

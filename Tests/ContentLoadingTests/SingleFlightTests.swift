@@ -88,4 +88,28 @@ struct SingleFlightTests {
         _ = loader.complete(call, returning: "")
         #expect(await committed.wait() == false)
     }
+
+    @Test func anOperationLetGoCountsAsRunningUntilItIsCancelled() async throws {
+        let flight = SingleFlight<Bool>()
+        let started = SettleSignal<Void>()
+        let release = SettleSignal<Void>()
+        let runningWhenCancelled = Locked<Bool?>(nil)
+        let caller = Task {
+            try await flight.run {
+                await withTaskCancellationHandler {
+                    started.resolve(())
+                    await release.wait()
+                    return true
+                } onCancel: {
+                    runningWhenCancelled.withLock { $0 = flight.isRunning }
+                }
+            }
+        }
+        await started.wait()
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(runningWhenCancelled.withLock { $0 } == true, "still in flight while its cancellation runs")
+        #expect(!flight.isRunning, "let go once cancelled, before its caller heard it left")
+        release.resolve(())
+    }
 }

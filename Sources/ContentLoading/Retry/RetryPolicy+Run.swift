@@ -39,8 +39,11 @@ extension RetryPolicy {
                     throw RetryDeadlineExceeded(deadline: end.duration, attempts: attempt, lastError: error)
                 }
                 onRetry?(RetryAttempt(attempt: attempt, attempts: attempts, error: error, delay: wait))
-                // NB: throws CancellationError when the task is cancelled during the wait.
+                // NB: throws CancellationError when the task is cancelled during the wait; checked
+                // again after it, for a cancellation that came as the wait ended (a clock that
+                // wakes its sleeper as the cancellation arrives returns normally).
                 try await clock.sleep(for: wait)
+                try Task.checkCancellation()
                 attempt += 1
             }
         }

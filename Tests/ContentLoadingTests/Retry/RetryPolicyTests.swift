@@ -120,4 +120,31 @@ struct RetryPolicyTests {
         #expect(attempts.count == 1)
         #expect(clock.sleeperCount == 0)
     }
+
+    @Test func aWaitThatEndsAsTheCancellationComesStartsNoFurtherAttempt() async throws {
+        let clock = UnhearingClock()
+        let attempts = CountedAttempts(failing: [TransientFailure()])
+        let policy = RetryPolicy(attempts: 3, clock: clock)
+        let run = Task { try await policy.run { try attempts.run() } }
+        await clock.sleeping.wait()
+        run.cancel()
+        clock.wake.resolve(())
+        await #expect(throws: CancellationError.self) { try await run.value }
+        #expect(attempts.count == 1, "cancelled during the wait, though the wait ended normally")
+    }
+}
+
+/// A clock whose one wait ends when the test says so, cancelled or not: as a wait ends when a
+/// cancellation arrives just as its time comes.
+struct UnhearingClock: Clock {
+    let sleeping = SettleSignal<Void>()
+    let wake = SettleSignal<Void>()
+
+    var now: ContinuousClock.Instant { .now }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+        sleeping.resolve(())
+        await wake.wait()
+    }
 }
