@@ -25,14 +25,15 @@ extension PersistedPagingTests {
         }
     }
 
-    func offsetFeed(over store: ElementStore<Contact>, _ catalog: OffsetCatalog) -> OffsetFeed {
-        OffsetFeed(source: .persisted(in: store, key: "offsets") { offset in catalog.page(from: offset) })
+    /// A model over the file's store of the pages `catalog` serves, under "offsets".
+    func offsetFeed(_ catalog: OffsetCatalog) throws -> OffsetFeed {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        return OffsetFeed(source: .persisted(in: store, key: "offsets") { offset in catalog.page(from: offset) })
     }
 
     @Test func aRefreshedInitialPageWithOtherIdsTakesTheStoredPagesAfterItWithIt() async throws {
         let catalog = OffsetCatalog()
-        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
-        let feed = offsetFeed(over: store, catalog)
+        let feed = try offsetFeed(catalog)
         await feed.refresh().completed()
         await feed.loadNextPage().settled()
         await feed.loadNextPage().settled()
@@ -50,8 +51,7 @@ extension PersistedPagingTests {
 
     @Test func aRefreshedInitialPageWithTheSameIdsKeepsTheStoredPagesAfterIt() async throws {
         let catalog = OffsetCatalog()
-        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
-        let feed = offsetFeed(over: store, catalog)
+        let feed = try offsetFeed(catalog)
         await feed.refresh().completed()
         await feed.loadNextPage().settled()
 

@@ -7,14 +7,6 @@ import Testing
 /// The stored pages of a paged list, removed by the app (a sign-out, a change the first page
 /// does not show): gone from the file, not stored again by a refresh that was on its way.
 extension PersistedPagingTests {
-    func feed(over store: ElementStore<Contact>, key: String) -> Feed {
-        let catalog = catalog
-        return Feed(
-            source: .persisted(in: store, key: key) { cursor, validators in
-                try await catalog.page(cursor, validators: validators)
-            })
-    }
-
     func storedPageCount() throws -> [String] {
         try rows("SELECT list_key || ' ' || count(*) FROM content_loading_list_pages GROUP BY list_key")
     }

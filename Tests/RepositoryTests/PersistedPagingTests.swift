@@ -24,11 +24,11 @@ struct PersistedPagingTests {
         return (store, feed(over: store, pageWindow: pageWindow))
     }
 
-    func feed(over store: ElementStore<Contact>, pageWindow: Int? = nil) -> Feed {
+    func feed(over store: ElementStore<Contact>, key: String = "feed", pageWindow: Int? = nil) -> Feed {
         let catalog = catalog
         return Feed(
             pageWindow: pageWindow,
-            source: .persisted(in: store, key: "feed") { cursor, validators in
+            source: .persisted(in: store, key: key) { cursor, validators in
                 try await catalog.page(cursor, validators: validators)
             })
     }

@@ -46,9 +46,7 @@ extension Outbox {
             return true
         } catch {
             release(mutation.sequence)
-            throw CacheError(
-                operation: "cancel a mutation in", path: store.disk.path, key: "\(store.type) \(mutation.elementKey)",
-                reason: CacheError.reason(error))
+            throw failure("cancel a mutation in", key: "\(store.type) \(mutation.elementKey)", error)
         }
     }
 
@@ -74,9 +72,7 @@ extension Outbox {
                 }
             }
         } catch {
-            throw CacheError(
-                operation: "purge the outbox in", path: store.disk.path, key: store.type,
-                reason: CacheError.reason(error))
+            throw failure("purge the outbox in", key: store.type, error)
         }
     }
 }

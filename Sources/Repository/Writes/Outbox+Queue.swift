@@ -47,12 +47,8 @@ extension Outbox {
         } catch {
             // NB: told, not swallowed: nothing goes until the file can be read, and the next
             // fetch that succeeds through the store runs the queue again, as after a failure.
-            waitsForRequest.withLock { $0 = true }
-            broadcast.send(
-                .unreadable(
-                    CacheError(
-                        operation: "read the pending mutations from", path: store.disk.path,
-                        key: "outbox of \(store.type)", reason: CacheError.reason(error))))
+            waitForRequest(
+                telling: .unreadable(failure("read the pending mutations from", key: "outbox of \(store.type)", error)))
             return
         }
         // NB: one that does not decode has no scope: it is in its element's chain, and set aside there.
@@ -248,8 +244,18 @@ extension Outbox {
     /// Keeps `pending` for a later run after a failure that may pass (``OutboxEvent/willRetry``):
     /// the next request that succeeds through the store runs the queue again.
     func waitForRetry(_ pending: PendingMutation<Element, Environment>, _ error: any Error) {
+        waitForRequest(telling: .willRetry(pending, error))
+    }
+
+    /// Runs the queue again when the next request through the store succeeds; tells `event`.
+    private func waitForRequest(telling event: OutboxEvent<Element, Environment>) {
         waitsForRequest.withLock { $0 = true }
-        broadcast.send(.willRetry(pending, error))
+        broadcast.send(event)
+    }
+
+    /// A ``CacheError`` naming the store's file and `key` for `error` met while doing `operation`.
+    func failure(_ operation: String, key: String, _ error: any Error) -> CacheError {
+        CacheError(operation: operation, path: store.disk.path, key: key, reason: CacheError.reason(error))
     }
 
     /// A request of a repository or paging list over the store succeeded: the server can be
