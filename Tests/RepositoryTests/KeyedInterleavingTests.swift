@@ -15,7 +15,7 @@ import Testing
 /// shown, and no fetch's value was shown after a save that came after the fetch started.
 @Suite(.timeLimit(.minutes(3)))
 struct KeyedInterleavingTests {
-    static let runs = ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" ? 10_000 : 1_000
+    static let runs = RandomizedRuns.count(full: 10_000, usual: 1_000)
     static let shards = 4
 
     // NB: shards that run side by side, on no actor: the repository is no main-actor type, and

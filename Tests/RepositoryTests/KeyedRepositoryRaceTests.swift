@@ -14,7 +14,7 @@ struct KeyedRepositoryRaceTests {
     @Test(arguments: [1, 2])
     func savesAlwaysWinOverFetchesThatStartedBeforeThem(seed: UInt64) async throws {
         var random = SeededGenerator(seed: seed)
-        for run in 0..<5_000 {
+        for run in 0..<RandomizedRuns.count(full: 5_000, usual: 5_000) {
             try await oneRun(&random, run: run)
         }
     }

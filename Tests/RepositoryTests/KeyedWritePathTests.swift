@@ -120,7 +120,7 @@ struct KeyedWritePathTests {
         let policies: [CachePolicy] = [
             .returnCacheElseLoad, .returnCacheThenLoad, .reloadIgnoringCache, .loadElseReturnCache,
         ]
-        for run in 0..<1_000 {
+        for run in 0..<RandomizedRuns.count(full: 1_000, usual: 1_000) {
             // NB: the test completes the first fetch; a read that starts after it ended makes
             // its own, answered at once.
             let loader = ControlledLoader<String, String>()

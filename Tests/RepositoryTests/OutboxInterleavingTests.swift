@@ -30,7 +30,7 @@ import Testing
 /// performed, writing the server's value over the element's row without it.
 @Suite(.timeLimit(.minutes(5)))
 struct OutboxInterleavingTests {
-    static let runs = ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" ? 10_000 : 200
+    static let runs = RandomizedRuns.count(full: 10_000, usual: 200)
     static let shards = 4
 
     @Test(arguments: 0..<shards)

@@ -27,9 +27,8 @@ struct RecordsInterleavingTests {
     typealias Contact = ElementStoreTests.Contact
 
     static var steps: Int {
-        let environment = ProcessInfo.processInfo.environment
-        if environment["CLK_SLOW_TESTS"] == "1" { return 10_000 }
-        return environment["CLK_FULL_FAULT_CORPUS"] == "1" ? 2_500 : 250
+        if ProcessInfo.processInfo.environment["CLK_SLOW_TESTS"] == "1" { return 10_000 }
+        return RandomizedRuns.count(full: 2_500, usual: 250)
     }
 
     @Test(arguments: [1, 2, 3, 4] as [UInt64])

@@ -16,7 +16,7 @@ import Testing
 /// whichever connection made either.
 @Suite(.timeLimit(.minutes(3)))
 struct TwoConnectionsInterleavingTests {
-    static let runs = ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" ? 2_000 : 200
+    static let runs = RandomizedRuns.count(full: 2_000, usual: 200)
 
     @Test func aFetchNeverOverwritesASaveMadeAfterItStartedOnEitherConnection() async throws {
         var random = SeededGenerator(seed: 42)

@@ -98,7 +98,7 @@ struct ReadersPlaceRandomTests {
     @Test func aThousandRandomRefreshesMakeNoJump() async throws {
         var random = SeededGenerator(seed: 27_05)
         var jumps: [String] = []
-        for run in 0..<1_000 {
+        for run in 0..<RandomizedRuns.count(full: 1_000, usual: 1_000) {
             let pageSize = Int.random(in: 5...12, using: &random)
             let feed = KeysetFeed(
                 ids: (0..<Int.random(in: 20...120, using: &random)).map { $0 * 1_000 }, pageSize: pageSize)
