@@ -54,6 +54,20 @@ extension PersistedPagingTests {
         #expect(try storedPageCount().count == 1, "a refresh that starts after the removal stores its page")
     }
 
+    /// A prefix is remembered followed by U+001F, and every list by U+001F alone: the key of one
+    /// list that ends with U+001F (or is it) is still that list's only.
+    @Test(arguments: ["fe\u{1F}", "\u{1F}"])
+    func removingTheListWhoseKeyEndsWithTheSeparatorKeepsARefreshOfAnother(key: String) async throws {
+        let (store, feed) = try launch()
+        let gate = catalog.holdNextRequest()
+        let refresh = feed.refresh()
+        await gate.requested()
+        try await store.removePages(of: key)
+        gate.release()
+        await refresh.completed()
+        #expect(try storedPageCount().count == 1, "the feed's page is stored: its pages were not removed")
+    }
+
     @Test func removingByPrefixRemovesTheMatchingListsOnly() async throws {
         let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
         for key in ["search/a", "search/b", "feed"] { await feed(over: store, key: key).refresh().completed() }

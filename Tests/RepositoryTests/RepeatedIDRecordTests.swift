@@ -45,6 +45,19 @@ struct RepeatedIDRecordTests {
         #expect(feed.items[1].phone == "moved")
     }
 
+    /// The membership keys of a list's pages are its key, U+001F and the position, so the pages
+    /// of a list whose key is another's followed by U+001F sort among the other's.
+    @Test func aListWhoseKeyExtendsAnothersWithTheSeparatorHoldsItsOwnIds() async throws {
+        let (store, feed) = try paging.launch()
+        let nested = paging.feed(over: store, key: "feed\u{1F}1")
+        await nested.refresh().completed()
+        #expect(await nested.loadNextPage().settled() == .idle)
+        await feed.refresh().completed()
+        #expect(await feed.loadNextPage().settled() == .idle)
+        #expect(feed.items.map(\.id) == [0, 1, 2, 3, 4, 5])
+        #expect(feed.state.error == nil, "the other list's pages are not this list's")
+    }
+
     @Test func storedPagesThatRepeatAnIdServeItOnceWithAnErrorNamingIt() async throws {
         var (_, feed) = try paging.launch()
         await feed.refresh().completed()

@@ -2,8 +2,9 @@ import Foundation
 
 /// Removals of the stored pages of paged lists (`ElementStore.removePages(of:)`), remembered as
 /// removals are (see `DiskCache+Removals.swift`) under the namespace of the lists of one
-/// element type, `pages:[type]|`: a list's key, or a prefix followed by U+001F (the prefix ""
-/// is the namespace's removal of every list). An initial page that a fetch which started
+/// element type, `pages:[type]|`: a list's key followed by U+001E, or a prefix followed by
+/// U+001F (the prefix "" is the namespace's removal of every list, U+001F alone). The last
+/// character tells which, whatever characters the key holds. An initial page that a fetch which started
 /// before brings is then not stored. Of a removal by prefix only the prefix is remembered, not
 /// the keys it removed (a sign-out leaves no search of the account in the file).
 extension DiskCache {
@@ -30,7 +31,7 @@ extension DiskCache {
             try delete.bind(listKey, at: 1)
             try delete.bind(asPrefix ? 1 : 0, at: 2)
             _ = try delete.step()
-            let removal = asPrefix ? (key.isEmpty ? nil : key + "\u{1F}") : key
+            let removal = asPrefix ? (key.isEmpty ? nil : key + Self.prefixRemovalMark) : key + Self.keyRemovalMark
             try recordRemoval(type: Self.pagesNamespace(type: type), id: removal, version: version)
             return version
         }
@@ -45,7 +46,17 @@ extension DiskCache {
         let removed = try removedElements(of: namespace, after: started)
         return removed.all
             || removed.ids.contains { removal in
-                removal.hasSuffix("\u{1F}") ? key.hasPrefix(removal.dropLast()) : removal == key
+                switch removal.unicodeScalars.last {
+                case Self.prefixRemovalMark.unicodeScalars.first: key.hasPrefix(removal.dropLast())
+                case Self.keyRemovalMark.unicodeScalars.first: removal.dropLast() == key
+                default: false
+                }
             }
     }
+
+    /// What follows a prefix in a remembered removal of the lists it starts.
+    private static let prefixRemovalMark = "\u{1F}"
+
+    /// What follows a key in a remembered removal of its list.
+    private static let keyRemovalMark = "\u{1E}"
 }
