@@ -21,6 +21,7 @@ final class PagedCatalog: Sendable {
     private struct State {
         var contacts: [Contact]
         var isOnline = true
+        var isNoStore = false
         var requests: [String] = []
         var notModified = 0
         var gate: Gate?
@@ -37,6 +38,11 @@ final class PagedCatalog: Sendable {
     var isOnline: Bool {
         get { state.withLock { $0.isOnline } }
         set { state.withLock { $0.isOnline = newValue } }
+    }
+    /// Whether pages are answered with `Cache-Control: no-store`.
+    var isNoStore: Bool {
+        get { state.withLock { $0.isNoStore } }
+        set { state.withLock { $0.isNoStore = newValue } }
     }
     /// The cursor of every request answered, `-` for the initial page.
     var requests: [String] { state.withLock { $0.requests } }
@@ -96,7 +102,8 @@ final class PagedCatalog: Sendable {
                 state.notModified += 1
                 return .notModified(Validators(entityTag: tag))
             }
-            return .modified(page, Validators(entityTag: tag))
+            let freshness = state.isNoStore ? Freshness(isNoStore: true) : nil
+            return .modified(page, Validators(entityTag: tag, freshness: freshness))
         }
     }
 

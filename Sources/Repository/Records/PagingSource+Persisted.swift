@@ -24,7 +24,9 @@ extension PagingSource where Element: Codable, Element.ID: CacheKey, Cursor: Cod
     ///   takes the stored pages beyond it on that side with it: the stored pages stay
     ///   contiguous, and the app keeps no cursors of its own.
     /// - A refresh asks for the initial page with the validators stored with it: "not modified"
-    ///   (``FetchResult/notModified(_:)``) keeps the list and writes nothing.
+    ///   (``FetchResult/notModified(_:)``) keeps the list and writes nothing. A page whose
+    ///   validators say `no-store` is served and not written; an initial one removes the list's
+    ///   stored pages.
     /// - What of a stored or fetched page cannot be served (an element row that does not
     ///   decode or is missing, an id another page of the list holds) is a ``CacheError``
     ///   naming the list and the id, beside the rest of the page, which joins the list.

@@ -104,8 +104,8 @@ where Element.ID: CacheKey {
 
     /// Stores `page` where `placement` puts it, with its elements, and shares them with every
     /// other list holding them. Returns the page as stored: an element saved after `started`
-    /// is kept in place of the fetched one. A page no stored page asks for any more is
-    /// returned as fetched, not stored.
+    /// is kept in place of the fetched one. A page no stored page asks for any more, or that
+    /// `validators` say not to store, is returned as fetched, not stored.
     ///
     /// An id of `page` that another stored page of the list holds too is stored on both (the
     /// list shows it once, where it is first) and named in the problem returned.
@@ -120,6 +120,13 @@ where Element.ID: CacheKey {
             try DuplicateIDError.check(page.items)
         } catch {
             throw failure("store", error)
+        }
+        // NB: a page the server said not to store (`Cache-Control: no-store`) is shown and not
+        // written; an initial one takes the list's stored pages with it, as a repository's older
+        // copy of a `no-store` value goes.
+        if validators.freshness?.isNoStore == true {
+            if case .initial = placement { try await store.removePages(of: key) }
+            return (page, nil)
         }
         return try await store.versions.sharing {
             let fetchedAt = store.now()
