@@ -26,26 +26,7 @@ where Element.ID: CacheKey {
         self.fetch = fetch
     }
 
-    private var disk: DiskCache { store.disk }
-
-    /// The page `cursor` (`nil`: the initial page) loaded, as stored, and what of it could not
-    /// be read: its elements whose rows are missing or do not decode are left out and those
-    /// rows removed, so the next read serves the page without an error; an id it holds twice
-    /// is served once. `nil` when the page is not stored.
-    func stored(_ cursor: Cursor?) async throws -> ServedPage<Element, Cursor>? {
-        let request = try cursor.map(Self.encoded)
-        let stored: DiskCache.StoredPage?
-        do {
-            stored = try await disk.storedPage(of: listKey, request: request, type: store.type)
-        } catch {
-            throw failure("read", error)
-        }
-        guard let stored else { return nil }
-        let (page, problem) = try decoded(stored)
-        guard let problem else { return (page, nil) }
-        await store.removeRows(of: problem)
-        return (page, failure(problem.operation, problem))
-    }
+    var disk: DiskCache { store.disk }
 
     /// The initial page from the source, asked with the stored page's validators, and stored,
     /// with what of it another stored page holds; `nil` when the source answered "not
@@ -70,8 +51,25 @@ where Element.ID: CacheKey {
     /// The page at `cursor` joining the list at `direction`'s end: the stored one, or the
     /// source's, stored next to the page whose cursor asked for it; with what of it could not
     /// be served (see ``stored(_:)`` and ``write(_:at:validators:keepingWritesAfter:)``).
+    ///
+    /// A stored page whose row does not read is fetched, with the error naming it beside; when
+    /// the fetch fails too, that error is the one thrown (the next attempt tells the fetch's).
     func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
-        if let stored = try await stored(cursor) { return stored }
+        let (stored, unreadable) = try await read(cursor)
+        if let stored { return stored }
+        guard let unreadable else { return try await fetched(cursor, direction) }
+        do {
+            let fetched = try await fetched(cursor, direction)
+            return (fetched.page, fetched.problem ?? unreadable)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw unreadable
+        }
+    }
+
+    /// The page at `cursor` from the source, stored next to the page whose cursor asked for it.
+    private func fetched(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
         guard let cursor else { return try await refreshedInitialPage() ?? (Page(items: [], nextCursor: nil), nil) }
         let started = await disk.startVersion(since: disk.latestVersion)
         guard case .modified(let page, let validators) = try await fetch(cursor, .none) else {
@@ -156,20 +154,6 @@ where Element.ID: CacheKey {
         }
     }
 
-    /// The page `stored` holds: its elements in the order of its ids (one the store no longer
-    /// holds, or whose row does not decode, left out) and its cursors.
-    private func decoded(_ stored: DiskCache.StoredPage) throws -> (Page<Element, Cursor>, ElementRowsProblem?) {
-        do {
-            let (items, problem) = try store.decoded(ids: stored.ids, rows: stored.elements)
-            let page = Page(
-                items: items, previousCursor: try stored.previousCursor.map(Self.decoded),
-                nextCursor: try stored.nextCursor.map(Self.decoded))
-            return (page, problem)
-        } catch {
-            throw failure("decode", error)
-        }
-    }
-
     /// A cursor's stored form: its JSON, keys sorted, so equal cursors compare equal in SQL.
     static func encoded(_ cursor: Cursor) throws -> String {
         let encoder = JSONEncoder()
@@ -177,12 +161,8 @@ where Element.ID: CacheKey {
         return String(decoding: try encoder.encode(cursor), as: UTF8.self)
     }
 
-    private static func decoded(_ cursor: String) throws -> Cursor {
-        try JSONDecoder().decode(Cursor.self, from: Data(cursor.utf8))
-    }
-
     /// A ``CacheError`` naming the file and this list.
-    private func failure(_ operation: String, _ error: any Error) -> CacheError {
+    func failure(_ operation: String, _ error: any Error) -> CacheError {
         CacheError(operation: operation, path: disk.path, key: "pages \(key)", reason: CacheError.reason(error))
     }
 }

@@ -1,0 +1,69 @@
+import ContentLoading
+import Foundation
+
+/// Reading a list's stored pages back: the page a cursor loaded, as stored, or what keeps it
+/// from being served, so the source is asked for it instead.
+extension PersistedPages {
+    /// The page `cursor` (`nil`: the initial page) loaded, as stored, and what of it could not
+    /// be read: its elements whose rows are missing or do not decode are left out and those
+    /// rows removed, so the next read serves the page without an error; an id it holds twice
+    /// is served once. `nil` when the page is not stored.
+    ///
+    /// - Throws: A ``CacheError`` naming the list when the page's row does not read: it is
+    ///   removed (see ``read(_:)``), so the source is asked for the page next.
+    func stored(_ cursor: Cursor?) async throws -> ServedPage<Element, Cursor>? {
+        let (served, unreadable) = try await read(cursor)
+        if let unreadable { throw unreadable }
+        return served
+    }
+
+    /// The page `cursor` loaded, as stored (see ``stored(_:)``), or, when its row does not
+    /// read, the error naming it: that row goes, with the stored pages only its cursors reached,
+    /// so the page is not stored any more. A page served without some of its elements forgets
+    /// its validators, so the next revalidation brings it whole.
+    ///
+    /// - Throws: A ``CacheError`` naming the list when the file cannot be read (nothing goes).
+    func read(_ cursor: Cursor?) async throws -> (served: ServedPage<Element, Cursor>?, unreadable: CacheError?) {
+        let request = try cursor.map(Self.encoded)
+        let stored: DiskCache.StoredPage?
+        do {
+            stored = try await disk.storedPage(of: listKey, request: request, type: store.type)
+        } catch let corrupt as DiskCache.CorruptEntry {
+            return (nil, await discarding(request, failure("read", corrupt)))
+        } catch {
+            throw failure("read", error)
+        }
+        guard let stored else { return (nil, nil) }
+        let (page, problem): (Page<Element, Cursor>, ElementRowsProblem?)
+        do {
+            (page, problem) = try decoded(stored)
+        } catch {
+            return (nil, await discarding(request, failure("decode", error)))
+        }
+        guard let problem else { return ((page, nil), nil) }
+        await store.removeRows(of: problem)
+        try? await disk.forgetValidators(ofPageOf: listKey, request: request)
+        return ((page, failure(problem.operation, problem)), nil)
+    }
+
+    /// Removes the stored page `request` loaded, whose row does not read; returns `error`.
+    private func discarding(_ request: String?, _ error: CacheError) async -> CacheError {
+        try? await disk.removeUnreadablePage(of: listKey, request: request)
+        return error
+    }
+
+    /// The page `stored` holds: its elements in the order of its ids (one the store no longer
+    /// holds, or whose row does not decode, left out) and its cursors.
+    private func decoded(_ stored: DiskCache.StoredPage) throws -> (Page<Element, Cursor>, ElementRowsProblem?) {
+        let (items, problem) = try store.decoded(ids: stored.ids, rows: stored.elements)
+        let page = Page(
+            items: items, previousCursor: try stored.previousCursor.map(Self.decoded),
+            nextCursor: try stored.nextCursor.map(Self.decoded))
+        return (page, problem)
+    }
+
+    /// A cursor from its stored form.
+    private static func decoded(_ cursor: String) throws -> Cursor {
+        try JSONDecoder().decode(Cursor.self, from: Data(cursor.utf8))
+    }
+}

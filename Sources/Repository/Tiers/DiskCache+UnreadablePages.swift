@@ -1,0 +1,47 @@
+import Foundation
+
+/// Stored pages that cannot be served as stored: a page row that does not read back (a file
+/// changed behind the kit's back), and a page served without some of its elements. Neither
+/// may keep its list short, or stuck, once the server can be asked again.
+extension DiskCache {
+    /// Removes the stored page of list `listKey` that `request` (an encoded cursor; `nil`: the
+    /// initial page) loaded, whose row does not read, with the stored pages beyond it away from
+    /// the initial page (every other page of the list, for the initial page): only its cursors
+    /// reached them. Their elements stay while other lists hold them.
+    func removeUnreadablePage(of listKey: String, request: String?) throws {
+        try database.transaction(operation: "remove from the cache in") {
+            let select = try database.prepare(
+                """
+                SELECT position FROM content_loading_list_pages WHERE list_key = ? AND request IS ?
+                    ORDER BY position LIMIT 1
+                """, operation: "remove from the cache in")
+            try select.bind(listKey, at: 1)
+            try select.bind(request, at: 2)
+            guard try select.step() else { return }
+            let position = select.int(at: 0)
+            try select.reset()
+            let delete = try database.prepare(
+                """
+                DELETE FROM content_loading_list_pages WHERE list_key = ?1
+                    AND (position = ?2 OR (?2 >= 0 AND position > ?2) OR (?2 <= 0 AND position < ?2))
+                """, operation: "remove from the cache in")
+            try delete.bind(listKey, at: 1)
+            try delete.bind(position, at: 2)
+            _ = try delete.step()
+        }
+    }
+
+    /// Forgets the validators of the stored page of list `listKey` that `request` loaded, which
+    /// was served without some of its elements: its next revalidation asks for it whole, rather
+    /// than being told it has not changed and keeping it short.
+    func forgetValidators(ofPageOf listKey: String, request: String?) throws {
+        let update = try database.prepare(
+            """
+            UPDATE content_loading_list_pages SET entity_tag = NULL, last_modified = NULL
+                WHERE list_key = ? AND request IS ?
+            """, operation: "write the cache in")
+        try update.bind(listKey, at: 1)
+        try update.bind(request, at: 2)
+        _ = try update.step()
+    }
+}
