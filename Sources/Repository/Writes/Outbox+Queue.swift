@@ -110,7 +110,9 @@ extension Outbox {
                 (context, base) = try await self.context(for: mutation, stored)
             }
         } catch {
-            waitForRetry(pending, error)
+            // NB: a kept server value that does not read waits too: the next fetch of the
+            // element writes the server's value again.
+            waitForRetry(pending, failure("read the server value of", key: "\(store.type) \(stored.elementID)", error))
             return false
         }
         let environment = environment

@@ -23,7 +23,10 @@ where Element.ID: CacheKey {
     /// - ``ConflictResolution/ask``: once it is held: ``Outbox/resolve(_:with:)`` ends it.
     case conflict(PendingMutation<Element, Environment>, MutationConflict<Element>, ConflictResolution)
     /// Sending it failed for now (the server unreachable, say): it stays pending, and is sent
-    /// again the next time the queue runs (``Outbox/send()``, or the next launch).
+    /// again the next time the queue runs (``Outbox/send()``, or the next launch). Also when the
+    /// element's server value kept in the store's file cannot be read (a damaged file, or an
+    /// element type whose shape changed since): then the error is a ``CacheError`` naming the
+    /// file and the element, and the next fetch that brings the element sends it.
     case willRetry(PendingMutation<Element, Environment>, any Error)
     /// Its stored form does not decode as any mutation type the outbox knows (the app's type
     /// changed): it is set aside in the file, out of the queue, which goes on without it.
