@@ -78,7 +78,18 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         }
     }
 
-    func remove(_ id: Element.ID) async throws -> UInt64? { try await remove(id, remembering: true) }
+    /// Removes the element's row, as ``ElementStore/remove(id:)`` does: every list and paging
+    /// model over the store that holds it leaves it out, in memory too (the repository tells its
+    /// own readers of `id`).
+    func remove(_ id: Element.ID) async throws -> UInt64? {
+        try await store.versions.sharing {
+            guard let version = try await remove(id, remembering: true) else { return nil }
+            await store.share(
+                ElementChange(
+                    removed: id, version: version, writtenAt: store.now(), source: (ObjectIdentifier(origin), id)))
+            return version
+        }
+    }
 
     private func remove(_ id: Element.ID, remembering: Bool) async throws -> UInt64? {
         do {

@@ -1,0 +1,31 @@
+import ContentLoading
+import ContentLoadingRepository
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Foundation
+import Testing
+
+/// A removal of an element through a details repository over the store is the store's removal:
+/// every list and paging model that shows the element leaves it out at once, as they do for
+/// `ElementStore.remove(id:)`, and not only after they are read again from the file.
+extension ElementRemovalTests {
+    @Test func aRemovalThroughADetailsRepositoryReachesEveryListAndPagingModel() async throws {
+        let catalog = catalog
+        let lists = lists(over: store, gate: Locked(nil))
+        let details = KeyedRepository<Int, Contact>(elements: store) { id in catalog.contacts.first { $0.id == id }! }
+        let feed = PagingListViewModel(
+            source: .persisted(in: store, key: "feed") { cursor, validators in
+                try await catalog.page(cursor, validators: validators)
+            })
+        await feed.refresh().completed()
+        try await lists.refresh("first")
+        var reader = lists.events(for: "first", policy: .returnCacheDontLoad).makeAsyncIterator()
+        #expect(await reader.next()?.cachedValue?.value.map(\.id) == [0, 1, 2])
+
+        try await details.remove(1)
+        #expect(await reader.next()?.cachedValue?.value.map(\.id) == [0, 2], "the list's reader")
+        #expect(try await lists.value(for: "first", policy: .returnCacheDontLoad)?.value.map(\.id) == [0, 2])
+        #expect(feed.items.map(\.id) == [0, 2], "the paging model")
+        #expect(try rows("SELECT id FROM content_loading_elements ORDER BY id") == ["0", "2"])
+    }
+}
