@@ -28,4 +28,30 @@ extension ElementRemovalTests {
         #expect(feed.items.map(\.id) == [0, 2], "the paging model")
         #expect(try rows("SELECT id FROM content_loading_elements ORDER BY id") == ["0", "2"])
     }
+
+    @Test func aRemovalOfEveryElementThroughADetailsRepositoryEmptiesEveryListAndPagingModel() async throws {
+        let catalog = catalog
+        let lists = lists(over: store, gate: Locked(nil))
+        let details = KeyedRepository<Int, Contact>(elements: store) { id in catalog.contacts.first { $0.id == id }! }
+        let other = KeyedRepository<Int, Contact>(elements: store) { id in catalog.contacts.first { $0.id == id }! }
+        let feed = PagingListViewModel(
+            source: .persisted(in: store, key: "feed") { cursor, validators in
+                try await catalog.page(cursor, validators: validators)
+            })
+        await feed.refresh().completed()
+        try await lists.refresh("first")
+        try await other.refresh(2)
+        var reader = lists.events(for: "first", policy: .returnCacheDontLoad).makeAsyncIterator()
+        #expect(await reader.next()?.cachedValue?.value.map(\.id) == [0, 1, 2])
+        var detail = other.events(for: 2, policy: .returnCacheDontLoad).makeAsyncIterator()
+        #expect(await detail.next()?.cachedValue?.value.id == 2)
+
+        try await details.removeAll()
+        #expect(await reader.next()?.cachedValue?.value.map(\.id) == [], "the list's reader")
+        #expect(try await lists.value(for: "first", policy: .returnCacheDontLoad)?.value.map(\.id) == [])
+        #expect(await detail.next() == .noValue, "another details repository's reader")
+        #expect(try await other.value(for: 2, policy: .returnCacheDontLoad) == nil)
+        #expect(feed.items.isEmpty, "the paging model")
+        #expect(try rows("SELECT count(*) FROM content_loading_elements") == ["0"])
+    }
 }

@@ -50,6 +50,23 @@ extension PagedList {
         }
     }
 
+    /// Removes the items `shouldRemove` picks, keeping the page counts in step.
+    ///
+    /// - Returns: Whether it removed any.
+    mutating func removeAll(where shouldRemove: (Element) -> Bool, key: DeduplicationKey<Element>?) -> Bool {
+        guard contains(where: shouldRemove) else { return false }
+        (storage, extent) = storage.editing(extent, key: key) { elements, pages in
+            var start = 0
+            for page in pages.indices {
+                let end = start + pages[page].count
+                pages[page].count -= elements[start..<end].count(where: shouldRemove)
+                start = end
+            }
+            elements.removeAll(where: shouldRemove)
+        }
+        return true
+    }
+
     /// Where the list holds the ids of `byID`, found through its keys; `nil` when the keys are
     /// not the ids, or a position found holds another item (a search finds them then).
     private func indexedPositions(of byID: [Element.ID: Element], key: DeduplicationKey<Element>?)

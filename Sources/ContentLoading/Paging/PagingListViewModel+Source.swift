@@ -135,11 +135,13 @@ struct PagingSourceOperations<Input: Sendable, Element: Sendable, Cursor: Sendab
 
 extension PagingSourceChange {
     /// Applies the change to `list`: each saved element in place of the item with its id
-    /// (unless equal), the removed one left out, order kept.
+    /// (unless equal), the removed one left out (or every one a newer change did not bring),
+    /// order kept.
     ///
     /// - Returns: Whether `list` changed.
     func apply<Cursor>(to list: inout PagedList<Element, Cursor>, key: DeduplicationKey<Element>?) -> Bool {
         var changed = false
+        if removesAll, list.removeAll(where: { !isSuperseded($0.id) }, key: key) { changed = true }
         if let removed, let index = list.firstIndex(ofID: removed, key: key) {
             list.remove(at: index, key: key)
             changed = true

@@ -49,19 +49,24 @@ where Element.ID: Sendable {
 /// not read, an id another page holds too), which the model shows as an error beside the page.
 package typealias ServedPage<Element: Sendable, Cursor: Sendable> = (page: Page<Element, Cursor>, problem: (any Error)?)
 
-/// Elements saved, or one removed, somewhere other than the paging model that hears it.
+/// Elements saved, or one removed (or all), somewhere other than the paging model that hears it.
 package struct PagingSourceChange<Element: Identifiable & Sendable>: Sendable where Element.ID: Sendable {
     package var saved: [Element]
     package var removed: Element.ID?
+    /// Whether every element was removed: the model leaves out every item but those a newer
+    /// change brought.
+    package var removesAll: Bool
     /// Whether a newer change of the element with an id came before this one (two writers of
     /// one element may be heard in either order): that element is left out where it is applied.
     package let isSuperseded: @Sendable (Element.ID) -> Bool
 
     package init(
-        saved: [Element], removed: Element.ID?, isSuperseded: @escaping @Sendable (Element.ID) -> Bool = { _ in false }
+        saved: [Element], removed: Element.ID?, removesAll: Bool = false,
+        isSuperseded: @escaping @Sendable (Element.ID) -> Bool = { _ in false }
     ) {
         self.saved = saved
         self.removed = removed
+        self.removesAll = removesAll
         self.isSuperseded = isSuperseded
     }
 

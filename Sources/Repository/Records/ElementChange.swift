@@ -1,14 +1,17 @@
 import ContentLoadingSupport
 import Foundation
 
-/// Elements saved, or one removed, as every repository over an ``ElementStore`` hears it: a
-/// save through the store, or the elements a repository's write stored (a fetched list, a
+/// Elements saved, or one removed (or all), as every repository over an ``ElementStore`` hears
+/// it: a save through the store, or the elements a repository's write stored (a fetched list, a
 /// fetched detail), which every other key holding them gets.
 struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.ID: Sendable {
     /// The saved elements.
     var saved: [Element] = []
     /// The removed element's id.
     var removed: Element.ID? = nil
+    /// Whether every element of the type was removed (a details repository's `removeAll()`):
+    /// every key leaves out what it holds, but the elements a newer change brought.
+    var removesAll = false
     /// The file's version of the write.
     let version: UInt64
     let writtenAt: Date
@@ -43,7 +46,10 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     }
 
     /// Whether it changes nothing.
-    var isEmpty: Bool { saved.isEmpty && removed == nil }
+    var isEmpty: Bool { saved.isEmpty && removed == nil && !removesAll }
+
+    /// Whether it is a write of the tier `origin`.
+    func isFrom(_ origin: WriteOrigin) -> Bool { source?.tier == ObjectIdentifier(origin) }
 
     /// Whether it is the write of `key` in the tier `origin`.
     func isSource<Key: Hashable>(_ origin: WriteOrigin, key: Key) -> Bool {
@@ -58,7 +64,7 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     ///
     /// - Returns: Whether `list` changed.
     func apply(to list: inout [Element], at positions: [Element.ID: Int]) -> Bool {
-        guard removed == nil else { return apply(to: &list) }
+        guard removed == nil, !removesAll else { return apply(to: &list) }
         var changed = false
         for element in saved {
             guard let position = positions[element.id] else { continue }
@@ -71,11 +77,17 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     }
 
     /// Applies the change to `list`: each saved element in place of every element with its
-    /// id (unless equal), the removed one left out (order kept).
+    /// id (unless equal), the removed one left out, or every one a newer change did not bring
+    /// (order kept).
     ///
     /// - Returns: Whether `list` changed.
     func apply(to list: inout [Element]) -> Bool {
         var changed = false
+        if removesAll {
+            let count = list.count
+            list.removeAll { !isSuperseded($0.id) }
+            changed = list.count != count
+        }
         if let removed {
             let count = list.count
             list.removeAll { $0.id == removed }

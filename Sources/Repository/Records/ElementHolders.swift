@@ -46,6 +46,9 @@ final class ElementHolders<Key: Hashable & Sendable, ID: Hashable & Sendable>: S
     /// The keys whose lists hold the element `id`.
     func keys(holding id: ID) -> Set<Key> { state.withLock { $0.byElement[id] ?? [] } }
 
+    /// Every key held.
+    var keys: Set<Key> { state.withLock { Set($0.byKey.keys) } }
+
     /// The keys whose lists hold any of the elements `ids`.
     func keys(holdingAnyOf ids: [ID]) -> Set<Key> {
         state.withLock { state in

@@ -33,6 +33,7 @@ extension ElementStore {
         var change = change
         change.versions = versions
         versions.note(change.ids, version: change.version)
+        if change.removesAll { versions.noteRemovalOfAll(version: change.version) }
         for (number, listener) in listeners.current where !(await listener(change)) { listeners.remove(number) }
         return change
     }

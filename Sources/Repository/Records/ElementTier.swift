@@ -99,11 +99,22 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         }
     }
 
+    /// Removes every element's row: every list and paging model over the store leaves out what
+    /// it holds, in memory too (the repository tells its own readers).
     func removeAll() async throws -> UInt64? {
-        do {
-            return try await cache.removeElement(type: store.type, id: nil, remembering: true)
-        } catch {
-            throw CacheError(operation: "remove", path: cache.path, key: "every \(store.type)", reason: "\(error)")
+        try await store.versions.sharing {
+            let version: UInt64
+            do {
+                version = try await cache.removeElement(type: store.type, id: nil, remembering: true)
+            } catch {
+                throw CacheError(operation: "remove", path: cache.path, key: "every \(store.type)", reason: "\(error)")
+            }
+            // NB: this tier as its source: the repository tells its own readers itself.
+            await store.share(
+                ElementChange(
+                    removesAll: true, version: version, writtenAt: store.now(),
+                    source: (ObjectIdentifier(origin), EveryElement())))
+            return version
         }
     }
 
@@ -123,3 +134,6 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
                 saved: [value], version: version, writtenAt: writtenAt, source: (ObjectIdentifier(origin), id)))
     }
 }
+
+/// The key of a change that removed every element: no key of any repository.
+private struct EveryElement: Hashable, Sendable {}

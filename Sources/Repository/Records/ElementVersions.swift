@@ -10,7 +10,9 @@ import ContentLoadingSupport
 /// and the versions are forgotten: a write that starts later gets a higher version than all
 /// of them. So the map holds only the elements of the writes in flight and those just before.
 final class ElementVersions<ID: Hashable & Sendable>: Sendable {
-    private let state = Locked((writes: 0, newest: [ID: UInt64]()))
+    /// The writes in flight, the newest version of each element they change, and the newest
+    /// version among them that removed every element (0: none).
+    private let state = Locked((writes: 0, newest: [ID: UInt64](), all: UInt64(0)))
 
     /// A write of elements and its share, run where its caller runs.
     typealias Write<Result> = nonisolated(nonsending) () async throws -> Result
@@ -24,7 +26,7 @@ final class ElementVersions<ID: Hashable & Sendable>: Sendable {
         defer {
             state.withLock { state in
                 state.writes -= 1
-                if state.writes == 0 { state.newest.removeAll() }
+                if state.writes == 0 { (state.newest, state.all) = ([:], 0) }
             }
         }
         return try await write()
@@ -41,6 +43,11 @@ final class ElementVersions<ID: Hashable & Sendable>: Sendable {
     /// Whether a change of element `id` newer than `version` is being shared (or was): a
     /// receiver that hears the older one after it keeps the newer.
     func isSuperseded(_ id: ID, at version: UInt64) -> Bool {
-        state.withLock { $0.newest[id].map { $0 > version } ?? false }
+        state.withLock { max($0.newest[id] ?? 0, $0.all) > version }
+    }
+
+    /// Records that a removal of every element at `version` is being shared.
+    func noteRemovalOfAll(version: UInt64) {
+        state.withLock { $0.all = max($0.all, version) }
     }
 }

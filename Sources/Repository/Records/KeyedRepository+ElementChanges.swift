@@ -12,7 +12,8 @@ extension KeyedRepository {
     func apply<Element>(
         _ change: ElementChange<Element>, holders: ElementHolders<Key, Element.ID>, origin: WriteOrigin
     ) async where Value == [Element] {
-        for key in holders.keys(holdingAnyOf: change.ids) where !change.isSource(origin, key: key) {
+        let keys = change.removesAll ? holders.keys : holders.keys(holdingAnyOf: change.ids)
+        for key in keys where !change.isSource(origin, key: key) {
             await withChannel(for: key) { channel in
                 await channel.writes.withLock { [self] in
                     // NB: under the key's write lock: a write of the whole list after the change
@@ -37,7 +38,7 @@ extension KeyedRepository {
                                 ?? (change.origin == .local ? nil : memory.entry(for: key)?.value)
                         else { return }
                         // NB: a removal moves the elements after it.
-                        if change.removed != nil { holders.hold(edited.map(\.id), in: key) }
+                        if change.removed != nil || change.removesAll { holders.hold(edited.map(\.id), in: key) }
                         publish(
                             .edited(
                                 edited, origin: change.origin, writtenAt: entry.0, version: max(version, entry.1),
@@ -64,7 +65,12 @@ extension KeyedRepository {
     /// element in memory is replaced (or removed), and its readers get it.
     func apply(_ change: ElementChange<Value>, origin: WriteOrigin) async
     where Value: Identifiable, Value.ID == Key {
-        let saved = change.saved.map { ($0.id, Optional($0)) } + (change.removed.map { [($0, nil)] } ?? [])
+        var saved = change.saved.map { ($0.id, Optional($0)) } + (change.removed.map { [($0, nil)] } ?? [])
+        // NB: a removal of every element reaches every element this repository holds or reads
+        // (but its own: its `removeAll()` told its readers).
+        if change.removesAll, !change.isFrom(origin) {
+            saved += Set(memory.keysByRecency).union(liveKeys.map(\.0)).map { ($0, nil) }
+        }
         for (key, element) in saved where !change.isSource(origin, key: key) {
             guard memory.entry(for: key) != nil || existingChannel(for: key) != nil else { continue }
             await withChannel(for: key) { channel in

@@ -94,7 +94,10 @@ where Element.ID: CacheKey {
         _ listener: @escaping @MainActor @Sendable (PagingSourceChange<Element>) -> Bool
     ) {
         store.listenOnMainActor { change in
-            listener(PagingSourceChange(saved: change.saved, removed: change.removed) { change.isSuperseded($0) })
+            listener(
+                PagingSourceChange(saved: change.saved, removed: change.removed, removesAll: change.removesAll) {
+                    change.isSuperseded($0)
+                })
         }
     }
 

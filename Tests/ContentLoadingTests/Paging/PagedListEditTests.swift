@@ -71,6 +71,20 @@ import Testing
         #expect(shorter.firstIndex(ofID: 4, key: key) == nil, "a position past the version's items is not its")
     }
 
+    @Test func itemsRemovedAcrossPagesKeepThePageCountsAWindowDropsBy() {
+        var list = PagedList(first: page(0..<4, next: 4), origin: origin, key: key)
+        list.append(page(4..<8, next: 8), window: 3, key: key)
+        list.append(page(8..<12, next: 12), window: 3, key: key)
+        let removed = list.removeAll(where: { $0.id.isMultiple(of: 2) }, key: key)
+        #expect(removed)
+        let removedNone = list.removeAll(where: { $0.id > 100 }, key: key)
+        #expect(!removedNone, "nothing to remove")
+        #expect(list.map(\.id) == [1, 3, 5, 7, 9, 11])
+        #expect(list.firstIndex(ofID: 9, key: key) == 4)
+        list.append(page(12..<16, next: nil), window: 3, key: key)
+        #expect(list.map(\.id) == [5, 7, 9, 11, 12, 13, 14, 15], "the first page dropped: its two items left")
+    }
+
     @Test func aKeyThatIsNotTheIDFollowsTheItemsReplacedInPlace() {
         let byTitle = DeduplicationKey<Item> { $0.title }
         var list = PagedList(
