@@ -47,6 +47,8 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         _ value: Element, for id: Element.ID, writtenAt: Date, validators: Validators,
         keepingWritesAfter started: UInt64?
     ) async throws -> TierWrite<Element> {
+        // NB: stored under another id, it would be that element to every list holding this one.
+        guard value.id == id else { throw store.failure("write", id, AnotherElement(id: value.id)) }
         // NB: a value the server said not to store goes, and is no removal a fetch must keep.
         if validators.freshness?.isNoStore == true {
             return TierWrite(version: try await remove(id, remembering: false))
@@ -137,3 +139,9 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
 
 /// The key of a change that removed every element: no key of any repository.
 private struct EveryElement: Hashable, Sendable {}
+
+/// A value fetched or saved for one element's key that is another element.
+private struct AnotherElement<ID: CacheKey>: Error, CustomStringConvertible {
+    let id: ID
+    var description: String { "the value is the element \(id.persistentKey), not this one; nothing is stored" }
+}
