@@ -75,14 +75,18 @@ extension KeyedRepository {
     ///
     /// - Throws: ``CacheError`` when the disk tier cannot remove it: then nothing changed.
     public func remove(_ key: Key) async throws {
-        try await withChannel(for: key) { channel in
-            try await channel.writes.withLock { [self] in
-                try await reportingFailure(in: channel) {
-                    let version = try await stored { try await $0.remove(key) }
-                    memory.remove(key)
-                    _ = publish(.removed(version: version), in: channel)
+        try await sharingWrite {
+            let version = try await withChannel(for: key) { channel in
+                try await channel.writes.withLock { [self] in
+                    try await reportingFailure(in: channel) {
+                        let version = try await stored { try await $0.remove(key) }
+                        memory.remove(key)
+                        _ = publish(.removed(version: version), in: channel)
+                        return version
+                    }
                 }
             }
+            await tier?.didRemove(key, version: version)
         }
     }
 
@@ -95,23 +99,26 @@ extension KeyedRepository {
     ///   repositories of other value types stay.
     /// - Throws: ``CacheError`` when the disk tier cannot be emptied: then nothing changed.
     public func removeAll() async throws {
-        let live = liveKeys
-        let version: UInt64
-        do {
-            version = try await stored { try await $0.removeAll() }
-        } catch {
-            for (_, channel) in live { channel.readers.send(.failure(error, flight: nil)) }
-            throw error
-        }
-        memory.removeAll()
-        for (key, channel) in live {
-            // NB: under the key's write lock, so a write under way lands before the removal
-            // reaches memory and readers; one that came after it is kept.
-            await channel.writes.withLock { [self] in
-                guard !channel.wasWritten(after: version) else { return }
-                memory.remove(key)
-                publish(.removed(version: version), in: channel)
+        try await sharingWrite {
+            let live = liveKeys
+            let version: UInt64
+            do {
+                version = try await stored { try await $0.removeAll() }
+            } catch {
+                for (_, channel) in live { channel.readers.send(.failure(error, flight: nil)) }
+                throw error
             }
+            memory.removeAll()
+            for (key, channel) in live {
+                // NB: under the key's write lock, so a write under way lands before the removal
+                // reaches memory and readers; one that came after it is kept.
+                await channel.writes.withLock { [self] in
+                    guard !channel.wasWritten(after: version) else { return }
+                    memory.remove(key)
+                    publish(.removed(version: version), in: channel)
+                }
+            }
+            await tier?.didRemoveAll(version: version)
         }
     }
 

@@ -80,18 +80,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         }
     }
 
-    /// Removes the element's row, as ``ElementStore/remove(id:)`` does: every list and paging
-    /// model over the store that holds it leaves it out, in memory too (the repository tells its
-    /// own readers of `id`).
-    func remove(_ id: Element.ID) async throws -> UInt64? {
-        try await store.versions.sharing {
-            guard let version = try await remove(id, remembering: true) else { return nil }
-            await store.share(
-                ElementChange(
-                    removed: id, version: version, writtenAt: store.now(), source: (ObjectIdentifier(origin), id)))
-            return version
-        }
-    }
+    func remove(_ id: Element.ID) async throws -> UInt64? { try await remove(id, remembering: true) }
 
     private func remove(_ id: Element.ID, remembering: Bool) async throws -> UInt64? {
         do {
@@ -101,22 +90,11 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         }
     }
 
-    /// Removes every element's row: every list and paging model over the store leaves out what
-    /// it holds, in memory too (the repository tells its own readers).
     func removeAll() async throws -> UInt64? {
-        try await store.versions.sharing {
-            let version: UInt64
-            do {
-                version = try await cache.removeElement(type: store.type, id: nil, remembering: true)
-            } catch {
-                throw CacheError(operation: "remove", path: cache.path, key: "every \(store.type)", reason: "\(error)")
-            }
-            // NB: this tier as its source: the repository tells its own readers itself.
-            await store.share(
-                ElementChange(
-                    removesAll: true, version: version, writtenAt: store.now(),
-                    source: (ObjectIdentifier(origin), EveryElement())))
-            return version
+        do {
+            return try await cache.removeElement(type: store.type, id: nil, remembering: true)
+        } catch {
+            throw CacheError(operation: "remove", path: cache.path, key: "every \(store.type)", reason: "\(error)")
         }
     }
 
@@ -127,6 +105,23 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
 
     func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result {
         try await store.versions.sharing(write)
+    }
+
+    /// Takes a removed element out of every list and paging model over the store holding it,
+    /// as ``ElementStore/remove(id:)`` does (the repository told the readers of `id`).
+    func didRemove(_ id: Element.ID, version: UInt64) async {
+        await store.share(
+            ElementChange(removed: id, version: version, writtenAt: store.now(), source: (ObjectIdentifier(origin), id))
+        )
+    }
+
+    /// Takes every element out of every list, detail and paging model over the store (the
+    /// repository told its own readers).
+    func didRemoveAll(version: UInt64) async {
+        await store.share(
+            ElementChange(
+                removesAll: true, version: version, writtenAt: store.now(),
+                source: (ObjectIdentifier(origin), EveryElement())))
     }
 
     /// Brings an element just written (fetched or saved) to every list holding it.

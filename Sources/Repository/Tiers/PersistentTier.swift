@@ -71,6 +71,14 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// brings the new parts to them.
     func didWrite(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async
 
+    /// Called after a removal of `key` at `version` reached memory and the readers, outside the
+    /// key's locks: a tier whose values are parts of other keys' (elements) takes it out of them.
+    func didRemove(_ key: Key, version: UInt64) async
+
+    /// Called after a removal of every value at `version` reached memory and the readers (see
+    /// ``didRemove(_:version:)``).
+    func didRemoveAll(version: UInt64) async
+
     /// Runs `write`: a write through this tier and its `didWrite`. A tier whose writes are
     /// shared counts it as in flight until it ends (see `ElementVersions`).
     func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result
@@ -78,6 +86,10 @@ protocol PersistentTier<Key, Value>: Sendable {
 
 extension PersistentTier {
     func didWrite(_ value: Value, for key: Key, version: UInt64, writtenAt: Date) async {}
+
+    func didRemove(_ key: Key, version: UInt64) async {}
+
+    func didRemoveAll(version: UInt64) async {}
 
     func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result { try await write() }
 
