@@ -7,7 +7,10 @@
 /// ```
 public struct MutationResult<Element: Sendable>: Sendable {
     /// The element as the server holds it now; `nil` when the server did not send it (the
-    /// server value is then taken to be the edit applied to the one the store held).
+    /// server value is then taken to be the edit applied to the one the store held). It must be
+    /// the element the mutation edits: another one (an answer with another id) rejects the
+    /// mutation (``OutboxEvent/rejected(_:_:)``, with a `CacheError` naming both ids), and
+    /// nothing of it is stored.
     public var value: Element?
     /// The element's entity tag now; `nil` when the server gave none.
     public var entityTag: String?

@@ -91,78 +91,6 @@ extension Outbox {
         }
     }
 
-    /// Sends one mutation and settles it; `false` when it stays pending (it failed for now, or
-    /// its conflict waits for the app).
-    ///
-    /// A mutation sent again after a conflict (`resending`) goes with that context: the server's
-    /// value, its entity tag and the value to send. What the server says then is its answer.
-    func send(
-        _ mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation,
-        resending: MutationContext<Element>? = nil
-    ) async -> Bool {
-        let pending = pending(stored, mutation)
-        let context: MutationContext<Element>
-        var base: Data?
-        do {
-            if let resending {
-                context = resending
-            } else {
-                (context, base) = try await self.context(for: mutation, stored)
-            }
-        } catch {
-            // NB: a kept server value that does not read waits too: the next fetch of the
-            // element writes the server's value again.
-            waitForRetry(pending, failure("read the server value of", key: "\(store.type) \(stored.elementID)", error))
-            return false
-        }
-        let environment = environment
-        let result: MutationResult<Element>
-        do {
-            result = try await retryPolicy.run {
-                broadcast.send(.sending(pending, attempt: RetryAttempt.number))
-                return try await mutation.send(using: environment, context: context.attempt(RetryAttempt.number))
-            }
-        } catch {
-            if let conflict = Self.conflict(in: error), resending == nil {
-                return await resolve(conflict, of: mutation, stored, local: context.edited, sentOver: base)
-            }
-            if isTransient(error) || Self.conflict(in: error) != nil {
-                waitForRetry(pending, error)
-                return false
-            }
-            guard await settled(stored, .unchanged, pending: pending, error: error) else { return false }
-            broadcast.send(.rejected(pending, error))
-            return true
-        }
-        let change: DiskCache.ServerValueChange
-        var sentOver: (base: Data, edited: Data)?
-        do {
-            if let value = result.value {
-                let answer = try ElementStore<Element>.encoded(value)
-                change = .answer(answer, entityTag: result.entityTag)
-                if let base, let edited = try context.edited.map(ElementStore<Element>.encoded) {
-                    sentOver = (base, edited)
-                }
-            } else if resending != nil {
-                // NB: the value sent over the server's, not the mutation over the copy kept.
-                change = .answer(try context.edited.map(ElementStore<Element>.encoded), entityTag: result.entityTag)
-            } else {
-                change = .mutationApplied(entityTag: result.entityTag)
-            }
-        } catch {
-            waitForRetry(pending, error)
-            return false
-        }
-        // NB: confirmed by the server, not yet by the file: sent again, the key makes it a no-op.
-        guard
-            await settled(
-                stored, change, sentOver: sentOver, pending: pending, error: nil,
-                invalidating: mutation.invalidatedKeyPrefixes)
-        else { return false }
-        broadcast.send(.confirmed(pending))
-        return true
-    }
-
     /// Settles `stored` (see `DiskCache.settleMutations`) and shows the element as it is now to
     /// every reader; `false`, with a `willRetry` event, when the file could not be written (it
     /// stays pending).
@@ -206,32 +134,6 @@ extension Outbox {
                     origin: element.isPending ? .pending : .remote, invalidating: queued.prefixes)
             }
             return batch.map { _ in () }
-        }
-    }
-
-    /// What `mutation` is sent with: its key, and the element's server value and shown value;
-    /// with the server value as kept.
-    private func context(for mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation)
-        async throws -> (MutationContext<Element>, Data?)
-    {
-        // NB: the reads of elements sent side by side that wait together are one hop onto the file.
-        let (disk, type) = (store.disk, store.type)
-        let base = try await baseReads.submit(stored.elementID) { ids in try await disk.bases(type: type, ids: ids) }
-        let decoder = JSONDecoder()
-        let server = try base?.value.map { try decoder.decode(Element.self, from: $0) }
-        let edited = server.map(mutation.applied(to:))
-        let context = MutationContext(
-            idempotencyKey: stored.idempotencyKey, entityTag: base?.entityTag, serverValue: server, edited: edited,
-            attempt: 1)
-        return (context, base?.value)
-    }
-
-    /// Whether `error` (after the retry policy's attempts) is one that may pass by itself.
-    private func isTransient(_ error: any Error) -> Bool {
-        switch error {
-        case let exhausted as RetriesExhausted: retryPolicy.isTransient(exhausted.lastError)
-        case is RetryDeadlineExceeded, is CancellationError: true
-        default: retryPolicy.isTransient(error)
         }
     }
 
