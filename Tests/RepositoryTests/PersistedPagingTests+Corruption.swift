@@ -30,6 +30,35 @@ extension PersistedPagingTests {
         #expect(feed.items.map(\.id) == [0, 1, 2], "and stored")
     }
 
+    /// A later page is not revalidated: served without an element whose row went bad, it would
+    /// stay short for as long as the first page did not change. It is asked of the source at
+    /// once instead, the error beside it; offline, it is served as stored.
+    @Test(arguments: [true, false])
+    func aLaterPageWithABadElementRowIsFetchedAgainOrOfflineServedAsStored(isOnline: Bool) async throws {
+        var (_, feed) = try launch()
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+        _ = try rows("UPDATE content_loading_elements SET value = X'7B7D' WHERE id IN ('4', '5')")
+
+        catalog.isOnline = isOnline
+        (_, feed) = try launch()
+        await feed.refresh().completed()
+        let requests = catalog.requests.count
+        #expect(await feed.loadNextPage().settled() == .idle)
+        let error = try #require(feed.state.error as? CacheError, "the error beside the list")
+        #expect(error.description.contains("elements 4, 5 do not decode"), "\(error)")
+        guard isOnline else {
+            #expect(feed.items.map(\.id) == [0, 1, 2, 3], "offline, the rest of the stored page")
+            return
+        }
+        #expect(feed.items.map(\.id) == Array(0..<6), "whole again, from the source")
+        #expect(catalog.requests.count == requests + 1)
+        #expect(try rows("SELECT count(*) FROM content_loading_elements") == ["6"])
+        #expect(await feed.loadNextPage().settled() == .idle)
+        #expect(feed.items.map(\.id) == Array(0..<9), "and pages on")
+        try expectContiguous()
+    }
+
     /// A page row that does not read (its ids or a cursor not what the kit wrote) is an error
     /// naming the file and the list, removed with the pages only its cursors reached; the
     /// source is asked for it.

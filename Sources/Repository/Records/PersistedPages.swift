@@ -52,19 +52,22 @@ where Element.ID: CacheKey {
     /// source's, stored next to the page whose cursor asked for it; with what of it could not
     /// be served (see ``stored(_:)`` and ``write(_:at:validators:keepingWritesAfter:)``).
     ///
-    /// A stored page whose row does not read is fetched, with the error naming it beside; when
-    /// the fetch fails too, that error is the one thrown (the next attempt tells the fetch's).
+    /// A stored page that cannot be served whole (an element row that does not decode or is
+    /// missing) is fetched again, with the error naming what was wrong beside: offline, the
+    /// stored page is served as it is. A stored page whose row does not read is fetched too;
+    /// when that fails, the row's error is the one thrown (the next attempt tells the fetch's).
     func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
         let (stored, unreadable) = try await read(cursor)
-        if let stored { return stored }
-        guard let unreadable else { return try await fetched(cursor, direction) }
+        if let stored, stored.problem == nil { return stored }
+        guard let problem = stored?.problem ?? unreadable else { return try await fetched(cursor, direction) }
         do {
             let fetched = try await fetched(cursor, direction)
-            return (fetched.page, fetched.problem ?? unreadable)
+            return (fetched.page, fetched.problem ?? problem)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw unreadable
+            if let stored { return stored }
+            throw problem
         }
     }
 
