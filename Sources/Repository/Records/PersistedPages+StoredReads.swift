@@ -12,38 +12,49 @@ extension PersistedPages {
     /// - Throws: A ``CacheError`` naming the list when the page's row does not read: it is
     ///   removed (see ``read(_:)``), so the source is asked for the page next.
     func stored(_ cursor: Cursor?) async throws -> ServedPage<Element, Cursor>? {
-        let (served, unreadable) = try await read(cursor)
-        if let unreadable { throw unreadable }
-        return served
+        let read = try await read(cursor)
+        if let unreadable = read.unreadable { throw unreadable }
+        return read.served
+    }
+
+    /// What reading a stored page found (see ``read(_:)``).
+    struct StoredRead {
+        /// The page as stored, with what of it could not be served; `nil` when it is not stored
+        /// or its row does not read.
+        var served: ServedPage<Element, Cursor>?
+        /// The error naming the page's row when it does not read (it was removed).
+        var unreadable: CacheError?
+        /// Whether the page was served without some of its elements before (their rows went).
+        var isIncomplete = false
     }
 
     /// The page `cursor` loaded, as stored (see ``stored(_:)``), or, when its row does not
     /// read, the error naming it: that row goes, with the stored pages only its cursors reached,
-    /// so the page is not stored any more. A page served without some of its elements forgets
-    /// its validators, so the next revalidation brings it whole.
+    /// so the page is not stored any more. A page served without some of its elements is marked
+    /// so (and forgets its validators): its next load, or revalidation, brings it whole.
     ///
     /// - Throws: A ``CacheError`` naming the list when the file cannot be read (nothing goes).
-    func read(_ cursor: Cursor?) async throws -> (served: ServedPage<Element, Cursor>?, unreadable: CacheError?) {
+    func read(_ cursor: Cursor?) async throws -> StoredRead {
         let request = try cursor.map(Self.encoded)
         let stored: DiskCache.StoredPage?
         do {
             stored = try await disk.storedPage(of: listKey, request: request, type: store.type)
         } catch let corrupt as DiskCache.CorruptEntry {
-            return (nil, await discarding(request, failure("read", corrupt)))
+            return StoredRead(unreadable: await discarding(request, failure("read", corrupt)))
         } catch {
             throw failure("read", error)
         }
-        guard let stored else { return (nil, nil) }
+        guard let stored else { return StoredRead() }
         let (page, problem): (Page<Element, Cursor>, ElementRowsProblem?)
         do {
             (page, problem) = try decoded(stored)
         } catch {
-            return (nil, await discarding(request, failure("decode", error)))
+            return StoredRead(unreadable: await discarding(request, failure("decode", error)))
         }
-        guard let problem else { return ((page, nil), nil) }
+        guard let problem else { return StoredRead(served: (page, nil), isIncomplete: stored.isIncomplete) }
         await store.removeRows(of: problem)
-        try? await disk.forgetValidators(ofPageOf: listKey, request: request)
-        return ((page, failure(problem.operation, problem)), nil)
+        try? await disk.markIncomplete(pageOf: listKey, request: request)
+        return StoredRead(served: (page, failure(problem.operation, problem)), isIncomplete: true)
     }
 
     /// Removes the stored page `request` loaded, whose row does not read; returns `error`.

@@ -53,21 +53,22 @@ where Element.ID: CacheKey {
     /// be served (see ``stored(_:)`` and ``write(_:at:validators:keepingWritesAfter:)``).
     ///
     /// A stored page that cannot be served whole (an element row that does not decode or is
-    /// missing) is fetched again, with the error naming what was wrong beside: offline, the
-    /// stored page is served as it is. A stored page whose row does not read is fetched too;
-    /// when that fails, the row's error is the one thrown (the next attempt tells the fetch's).
+    /// missing, now or when it was served before) is fetched again, with the error naming what
+    /// was wrong beside: offline, the stored page is served as it is, and fetched at its next
+    /// load. A stored page whose row does not read is fetched too; when that fails, the row's
+    /// error is the one thrown (the next attempt tells the fetch's).
     func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
-        let (stored, unreadable) = try await read(cursor)
-        if let stored, stored.problem == nil { return stored }
-        guard let problem = stored?.problem ?? unreadable else { return try await fetched(cursor, direction) }
+        let read = try await read(cursor)
+        if let stored = read.served, !read.isIncomplete { return stored }
+        guard read.served != nil || read.unreadable != nil else { return try await fetched(cursor, direction) }
         do {
             let fetched = try await fetched(cursor, direction)
-            return (fetched.page, fetched.problem ?? problem)
+            return (fetched.page, fetched.problem ?? read.served?.problem ?? read.unreadable)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            if let stored { return stored }
-            throw problem
+            if let stored = read.served { return stored }
+            throw read.unreadable ?? error
         }
     }
 

@@ -62,6 +62,9 @@ extension DiskCache {
         let elements: [String: Data?]
         let fetchedAt: Date
         let validators: Validators
+        /// Whether it was served without some of its elements since it was written (see
+        /// `markIncomplete(pageOf:request:)`).
+        let isIncomplete: Bool
     }
 
     /// The key the membership rows of page `position` of list `listKey` are stored under.
@@ -98,7 +101,7 @@ extension DiskCache {
             """
             SELECT position, previous_cursor, next_cursor, ids,
                     CASE WHEN typeof(fetched_at) IN ('real', 'integer') THEN fetched_at END, fetched_at,
-                    entity_tag, last_modified, max_age
+                    entity_tag, last_modified, max_age, incomplete
                 FROM content_loading_list_pages WHERE list_key = ? AND request IS ? ORDER BY position LIMIT 1
             """, operation: "read the cache in")
         try select.bind(listKey, at: 1)
@@ -112,7 +115,8 @@ extension DiskCache {
             fetchedAt: try Self.writtenAt(select.optionalDouble(at: 4), shown: select.text(at: 5)),
             validators: Validators(
                 entityTag: select.text(at: 6), lastModified: select.text(at: 7),
-                freshness: Self.freshness(maxAge: select, at: 8)))
+                freshness: Self.freshness(maxAge: select, at: 8)),
+            isIncomplete: select.int(at: 9) != 0)
     }
 
     /// Writes a page of list `listKey` (its cursors and `ids`, encoded) with its `elements`,

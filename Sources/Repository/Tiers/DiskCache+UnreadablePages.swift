@@ -4,6 +4,12 @@ import Foundation
 /// changed behind the kit's back), and a page served without some of its elements. Neither
 /// may keep its list short, or stuck, once the server can be asked again.
 extension DiskCache {
+    /// Whether a stored page was served without some of its elements (1), so the next load of it
+    /// asks the source.
+    static let incompletePagesSchema = """
+        ALTER TABLE content_loading_list_pages ADD COLUMN incomplete INTEGER NOT NULL DEFAULT 0
+        """
+
     /// Removes the stored page of list `listKey` that `request` (an encoded cursor; `nil`: the
     /// initial page) loaded, whose row does not read, with the stored pages beyond it away from
     /// the initial page (every other page of the list, for the initial page): only its cursors
@@ -31,13 +37,14 @@ extension DiskCache {
         }
     }
 
-    /// Forgets the validators of the stored page of list `listKey` that `request` loaded, which
-    /// was served without some of its elements: its next revalidation asks for it whole, rather
-    /// than being told it has not changed and keeping it short.
-    func forgetValidators(ofPageOf listKey: String, request: String?) throws {
+    /// Marks the stored page of list `listKey` that `request` loaded, which was served without
+    /// some of its elements (their bad rows removed since): the next load of it asks the source
+    /// (an initial page, without its validators), rather than serving it short, or being told
+    /// it has not changed, for ever. A write of the page clears the mark.
+    func markIncomplete(pageOf listKey: String, request: String?) throws {
         let update = try database.prepare(
             """
-            UPDATE content_loading_list_pages SET entity_tag = NULL, last_modified = NULL
+            UPDATE content_loading_list_pages SET incomplete = 1, entity_tag = NULL, last_modified = NULL
                 WHERE list_key = ? AND request IS ?
             """, operation: "write the cache in")
         try update.bind(listKey, at: 1)

@@ -109,6 +109,8 @@ public actor DiskCache {
         removalsSchema,
         // 10: the values apart from the entries' bookkeeping (see `DiskCache+Values.swift`).
         valuesApartSchema,
+        // 11: stored pages served without some of their elements (see `DiskCache+UnreadablePages.swift`).
+        incompletePagesSchema,
     ]
 
     /// The highest valid version stored, 0 when none.
