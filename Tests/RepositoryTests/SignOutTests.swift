@@ -56,6 +56,9 @@ struct SignOutTests {
         #expect(
             try sqlRows("SELECT count(*) FROM content_loading_element_removals WHERE id LIKE '%private%'", in: path)
                 == ["0"], "no list key of the account is remembered")
+        #expect(feed.items.isEmpty && search.items.isEmpty, "the paging models still on screen show nothing of it")
+        #expect(try await lists.value(for: "all", policy: .returnCacheDontLoad) == nil)
+        #expect(try await details.value(for: 1, policy: .returnCacheDontLoad) == nil)
         catalog.isOnline = false
         let next = PagingListViewModel<Void, Contact, String>(
             source: .persisted(in: contacts, key: "feed") { cursor, validators in
