@@ -9,14 +9,23 @@ import Testing
 /// every list and paging model that shows the element leaves it out at once, as they do for
 /// `ElementStore.remove(id:)`, and not only after they are read again from the file.
 extension ElementRemovalTests {
-    @Test func aRemovalThroughADetailsRepositoryReachesEveryListAndPagingModel() async throws {
+    /// A repository of lists and one of details over the store, and a paging model over its
+    /// pages of the catalog.
+    func readers() -> (
+        lists: KeyedRepository<String, [Contact]>, details: KeyedRepository<Int, Contact>,
+        feed: PagingListViewModel<Void, Contact, String>
+    ) {
         let catalog = catalog
-        let lists = lists(over: store, gate: Locked(nil))
         let details = KeyedRepository<Int, Contact>(elements: store) { id in catalog.contacts.first { $0.id == id }! }
         let feed = PagingListViewModel(
             source: .persisted(in: store, key: "feed") { cursor, validators in
                 try await catalog.page(cursor, validators: validators)
             })
+        return (lists(over: store, gate: Locked(nil)), details, feed)
+    }
+
+    @Test func aRemovalThroughADetailsRepositoryReachesEveryListAndPagingModel() async throws {
+        let (lists, details, feed) = readers()
         await feed.refresh().completed()
         try await lists.refresh("first")
         var reader = lists.events(for: "first", policy: .returnCacheDontLoad).makeAsyncIterator()
@@ -30,14 +39,9 @@ extension ElementRemovalTests {
     }
 
     @Test func aRemovalOfEveryElementThroughADetailsRepositoryEmptiesEveryListAndPagingModel() async throws {
+        let (lists, details, feed) = readers()
         let catalog = catalog
-        let lists = lists(over: store, gate: Locked(nil))
-        let details = KeyedRepository<Int, Contact>(elements: store) { id in catalog.contacts.first { $0.id == id }! }
         let other = KeyedRepository<Int, Contact>(elements: store) { id in catalog.contacts.first { $0.id == id }! }
-        let feed = PagingListViewModel(
-            source: .persisted(in: store, key: "feed") { cursor, validators in
-                try await catalog.page(cursor, validators: validators)
-            })
         await feed.refresh().completed()
         try await lists.refresh("first")
         try await other.refresh(2)
