@@ -43,18 +43,14 @@ extension Outbox {
                 waitForRetry(pending, error)
                 return false
             }
-            guard await settled(stored, .unchanged, pending: pending, error: error) else { return false }
-            broadcast.send(.rejected(pending, error))
-            return true
+            return await reject(stored, pending, error)
         }
         // NB: an answer that is another element cannot be this one's server value.
         if let value = result.value, value.id != mutation.elementID {
             let error = failure(
                 "store the answer to a mutation of", key: "\(store.type) \(stored.elementID)",
                 AnswerIsAnotherElement(id: value.id.persistentKey))
-            guard await settled(stored, .unchanged, pending: pending, error: error) else { return false }
-            broadcast.send(.rejected(pending, error))
-            return true
+            return await reject(stored, pending, error)
         }
         let change: DiskCache.ServerValueChange
         var sentOver: (base: Data, edited: Data)?
@@ -100,6 +96,16 @@ extension Outbox {
             idempotencyKey: stored.idempotencyKey, entityTag: base?.entityTag, serverValue: server, edited: edited,
             attempt: 1)
         return (context, base?.value)
+    }
+
+    /// Rolls `stored` back alone and tells ``OutboxEvent/rejected(_:_:)`` with `error`; `false`,
+    /// with a `willRetry` event, when the rollback could not be written (it stays pending).
+    private func reject(
+        _ stored: DiskCache.StoredMutation, _ pending: PendingMutation<Element, Environment>, _ error: any Error
+    ) async -> Bool {
+        guard await settled(stored, .unchanged, pending: pending, error: error) else { return false }
+        broadcast.send(.rejected(pending, error))
+        return true
     }
 
     /// Whether `error` (after the retry policy's attempts) is one that may pass by itself.
