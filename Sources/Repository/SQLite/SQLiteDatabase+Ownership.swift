@@ -21,11 +21,17 @@ extension SQLiteDatabase {
     /// - Throws: ``SQLiteError`` naming the path: a database the kit does not own, a failed
     ///   migration (nothing changed), or a lock that outlasted ``busyTimeout``.
     public func prepareForStore(migrations: [String]) throws {
+        try prepareForStore(migrations: migrations, freshSchema: nil)
+    }
+
+    /// ``prepareForStore(migrations:)``, where a new database runs `freshSchema` instead of
+    /// each migration (see ``migrate(_:freshSchema:inTransaction:)``).
+    func prepareForStore(migrations: [String], freshSchema: String?) throws {
         // NB: one read transaction, so the id, the version and the tables are read from one
         // state of the file: read one by one, another process creating the file in between
         // showed its tables without its id ("not created by ContentLoadingKit").
         try readTransaction(operation: "open") { try checkOwnership() }
-        try migrate(migrations) { _ in
+        try migrate(migrations, freshSchema: freshSchema) { _ in
             // NB: checked again inside the transaction: another process may have written since.
             try checkOwnership()
             try execute("PRAGMA application_id = \(Self.kitApplicationID)", operation: "migrate")

@@ -113,6 +113,11 @@ public actor DiskCache {
         incompletePagesSchema,
     ]
 
+    /// What ``migrations`` make of an empty database, as one script that a new file runs
+    /// instead of each (made once, in memory); `nil` when that failed, and a new file then
+    /// runs each migration.
+    static let freshSchema = try? SQLiteDatabase.freshSchema(after: migrations)
+
     /// The highest valid version stored, 0 when none.
     static let validVersionsMaximum = """
         SELECT coalesce(max(version), 0) FROM content_loading_cache
@@ -129,7 +134,7 @@ public actor DiskCache {
     /// - Throws: ``SQLiteError`` naming the file when it cannot be opened or is not the kit's.
     public init(_ location: SQLiteDatabase.Location, byteLimit: Int = 64 << 20, formatVersion: Int = 1) throws {
         database = try SQLiteDatabase(location)
-        try database.prepareForStore(migrations: Self.migrations)
+        try database.prepareForStore(migrations: Self.migrations, freshSchema: Self.freshSchema)
         path = database.path
         self.byteLimit = byteLimit
         self.formatVersion = formatVersion
