@@ -8,20 +8,34 @@ import ContentLoading
 /// #expect(try await recorder.phases(count: 3) == [.unloaded, .loading, .success])
 /// ```
 ///
-/// A ``StreamRecorder`` of the model's `ContentLoadingViewModel.states`, with phases.
+/// A ``StreamRecorder`` of a model's states, with phases. Made from the model, it records each
+/// state as the model moves to it, so ``states`` is whole as soon as the model's caller goes on
+/// (after `await model.refresh().completed()`, say); made from a stream, it records what the
+/// stream has given so far.
 @MainActor
 public final class StateRecorder<Value: Sendable> {
     private let recorder: StreamRecorder<ContentLoadingState<Value>>
+    /// Stops recording the model's states (nothing for a stream).
+    private let stopObserving: @Sendable () -> Void
 
     /// Records the states of `stream`.
     public init(_ stream: AsyncStream<ContentLoadingState<Value>>) {
         recorder = StreamRecorder(stream)
+        stopObserving = {}
     }
 
     /// Records the states of `model`, starting with its current state.
-    public convenience init<Input>(_ model: ContentLoadingViewModel<Input, Value>) {
-        self.init(model.states)
+    public init<Input>(_ model: ContentLoadingViewModel<Input, Value>) {
+        // NB: the model's stream only tells when the model is released (``isFinished``); its
+        // states are recorded as the model moves, not when its stream gets them, which goes
+        // through the main queue twice and came after the test had gone on.
+        let recorder = StreamRecorder(model.states, recordingElements: false)
+        recorder.record(model.state)
+        self.recorder = recorder
+        stopObserving = model.observeStates { [weak recorder] state in recorder?.record(state) }
     }
+
+    deinit { stopObserving() }
 
     /// Every state recorded so far, oldest first.
     public var states: [ContentLoadingState<Value>] { recorder.elements }

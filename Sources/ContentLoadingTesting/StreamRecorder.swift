@@ -31,11 +31,17 @@ public final class StreamRecorder<Element: Sendable> {
     private let task = Locked<Task<Void, Never>?>(nil)
 
     /// Starts recording `stream`.
-    public init(_ stream: AsyncStream<Element>) {
+    public convenience init(_ stream: AsyncStream<Element>) {
+        self.init(stream, recordingElements: true)
+    }
+
+    /// Starts recording `stream`, or only its end when `recordingElements` is `false` (the
+    /// elements then come from ``record(_:)``, as `StateRecorder` gives a model's states).
+    package init(_ stream: AsyncStream<Element>, recordingElements: Bool) {
         let recording = Task { [weak self] in
             for await element in stream {
                 guard let self else { return }
-                self.record(element)
+                if recordingElements { self.record(element) }
             }
             self?.finish()
         }
@@ -98,7 +104,8 @@ public final class StreamRecorder<Element: Sendable> {
         waiters.removeValue(forKey: id)?.continuation.resume(throwing: error)
     }
 
-    private func record(_ element: Element) {
+    /// Records `element` after those recorded so far.
+    package func record(_ element: Element) {
         elements.append(element)
         resumeWaiters()
     }

@@ -30,6 +30,8 @@
         @usableFromInline var isDelivering = false
         @usableFromInline var nextKey: UInt64 = 0
         @usableFromInline var isFinished = false
+        /// Called by ``send(_:)`` in the sender's context (see ``observe(_:)``).
+        @usableFromInline var observers: [UInt64: @Sendable (Element) -> Void] = [:]
 
         init() {}
     }
@@ -71,8 +73,10 @@
         enqueue(element, finishing: false, only: subscriber)
     }
 
-    /// Sends `element` to every subscriber.
+    /// Sends `element` to every subscriber, and first to every observer (``observe(_:)``).
     @usableFromInline package func send(_ element: Element) {
+        let observers = state.withLock { $0.isFinished ? [] : Array($0.observers.values) }
+        for observer in observers { observer(element) }
         enqueue(element, finishing: false)
     }
 
@@ -80,6 +84,19 @@
     /// finished stream.
     package func finish() {
         enqueue(nil, finishing: true)
+    }
+
+    /// Calls `observer` with every value ``send(_:)`` sends from now on, in the sender's
+    /// context, before any stream gets it: what it records is whole when the sender returns.
+    /// For a broadcast that one sender at a time sends to (a model's states, on the main
+    /// actor); with several, two values may reach it out of order. Returns what stops it.
+    package func observe(_ observer: @escaping @Sendable (Element) -> Void) -> @Sendable () -> Void {
+        let key = state.withLock { state in
+            defer { state.nextKey += 1 }
+            state.observers[state.nextKey] = observer
+            return state.nextKey
+        }
+        return { [weak self] in self?.state.withLock { _ = $0.observers.removeValue(forKey: key) } }
     }
 
     /// How many streams are subscribed now.
