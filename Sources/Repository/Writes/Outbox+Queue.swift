@@ -177,4 +177,18 @@ extension Outbox {
     func claim(_ sequence: Int) -> Bool { claimed.withLock { $0.insert(sequence).inserted } }
 
     func release(_ sequence: Int) { _ = claimed.withLock { $0.remove(sequence) } }
+
+    /// Claims the held conflict `sequence` once whoever holds it lets go; `false` when it is not
+    /// held any more (a run ended it meanwhile).
+    ///
+    /// NB: the run that held the conflict tells it before it lets go of the mutation, so an app
+    /// that resolves it at once may find it claimed; a resolution the server wins was then left
+    /// to the next run, and with the queue paused the element kept showing the edit.
+    func claimOnceLetGo(_ sequence: Int) async -> Bool {
+        while held.withLock({ $0[sequence] != nil }) {
+            if claim(sequence) { return true }
+            if let current = run.withLock({ $0.task }) { await current.value } else { await Task.yield() }
+        }
+        return false
+    }
 }
