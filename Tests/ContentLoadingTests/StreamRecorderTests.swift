@@ -30,6 +30,22 @@ struct StreamRecorderTests {
         continuation.finish()
     }
 
+    /// Made from the model, the recorder holds every state by the time an awaited refresh
+    /// returns, as `ContentLoadingPhase`'s documentation reads it: no wait needed.
+    @Test func aModelsRecorderHoldsEveryStateWhenTheAwaitedRefreshReturns() async throws {
+        let model = DoublingModel()
+        let recorder = StateRecorder(model)
+        for input in [1, -1, 2] {
+            await model.refresh(input).completed()
+        }
+        #expect(
+            recorder.states == [
+                .unloaded, .loading(previous: nil), .success(2), .loading(previous: 2),
+                .error(LoadFailure(input: -1), previous: 2), .loading(previous: 2), .success(4),
+            ])
+        #expect(try await recorder.states(count: 7) == recorder.states)
+    }
+
     @Test func aCancelledStatesWaitReturnsToo() async throws {
         let model = DoublingModel()
         let recorder = StateRecorder(model)
