@@ -188,6 +188,17 @@ struct OutboxConflictTests {
         #expect(await server.keys.count == 1, "nothing sent")
     }
 
+    /// Cancelled as soon as it is told, even before the run that told it lets go of it.
+    @Test func aConflictTheAppCancelsAtOnceIsRolledBack() async throws {
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))
+        let (held, _, _) = try #require(await nextConflict(&events))
+        #expect(try await outbox.cancel(held), "a held conflict is not being sent")
+        #expect(try await shown() == "one", "the value held before the edit")
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(await server.keys.count == 1, "nothing sent again")
+    }
+
     @Test func aConflictTheAppLetsTheServerWinKeepsAServerValueFetchedSince() async throws {
         var events = outbox.outcomes.makeAsyncIterator()
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))

@@ -27,12 +27,19 @@ extension Outbox {
     /// Cancels `mutation`: it is rolled back as if the server had rejected it (the element
     /// shows its server value with the other pending mutations applied) and never sent.
     ///
+    /// A conflict held for the app (``ConflictResolution/ask``) can be cancelled as soon as it
+    /// is told.
+    ///
     /// - Returns: `false` when it is being sent now (its answer decides) or is no longer pending.
     /// - Throws: ``CacheError`` naming the file when the outbox cannot be read or the rollback
     ///   cannot be written: it stays pending, and is sent.
     @discardableResult
     public func cancel(_ mutation: PendingMutation<Element, Environment>) async throws -> Bool {
-        guard claim(mutation.sequence) else { return false }
+        // NB: a held conflict is not being sent, though the run that told it may not have let
+        // go of it yet: that one is waited for.
+        var claimed = claim(mutation.sequence)
+        if !claimed { claimed = await claimOnceLetGo(mutation.sequence) }
+        guard claimed else { return false }
         // NB: a cancelled mutation stays claimed: a run that read it before the cancel skips it.
         // One that could not be cancelled is released, so the queue still sends it.
         do {
