@@ -21,12 +21,12 @@ extension SQLiteDatabase {
     /// - Throws: ``SQLiteError`` naming the path: a database the kit does not own, a failed
     ///   migration (nothing changed), or a lock that outlasted ``busyTimeout``.
     public func prepareForStore(migrations: [String]) throws {
-        try prepareForStore(migrations: migrations, freshSchema: nil)
+        try prepareForStore(migrations: migrations, freshSchema: { nil })
     }
 
-    /// ``prepareForStore(migrations:)``, where a new database runs `freshSchema` instead of
-    /// each migration (see ``migrate(_:freshSchema:inTransaction:)``).
-    func prepareForStore(migrations: [String], freshSchema: String?) throws {
+    /// ``prepareForStore(migrations:)``, where a new database runs what `freshSchema` gives
+    /// instead of each migration (see ``migrate(_:freshSchema:inTransaction:)``).
+    func prepareForStore(migrations: [String], freshSchema: () -> String?) throws {
         // NB: one read transaction, so the id, the version and the tables are read from one
         // state of the file: read one by one, another process creating the file in between
         // showed its tables without its id ("not created by ContentLoadingKit").

@@ -202,13 +202,16 @@ public final class SQLiteDatabase {
     /// - Throws: ``SQLiteError`` when a migration fails (nothing changes), or when the database
     ///   is newer than this code knows.
     public func migrate(_ migrations: [String], inTransaction check: (Int) throws -> Void = { _ in }) throws {
-        try migrate(migrations, freshSchema: nil, inTransaction: check)
+        try migrate(migrations, freshSchema: { nil }, inTransaction: check)
     }
 
-    /// ``migrate(_:inTransaction:)``, where a database at version 0 runs `freshSchema` (what
-    /// the migrations make of an empty database, see ``freshSchema(after:)``) instead of each
-    /// migration.
-    func migrate(_ migrations: [String], freshSchema: String?, inTransaction check: (Int) throws -> Void) throws {
+    /// ``migrate(_:inTransaction:)``, where a database at version 0 runs what `freshSchema`
+    /// gives (what the migrations make of an empty database, see ``freshSchema(after:)``)
+    /// instead of each migration. `freshSchema` is called only then: a database at its last
+    /// version never makes the script.
+    func migrate(
+        _ migrations: [String], freshSchema: () -> String?, inTransaction check: (Int) throws -> Void
+    ) throws {
         guard try schemaVersion() != migrations.count else { return }
         try transaction(operation: "migrate") {
             let current = try schemaVersion()
@@ -218,8 +221,8 @@ public final class SQLiteDatabase {
                     message: "schema version \(current) is newer than this code knows (\(migrations.count))")
             }
             try check(current)
-            if current == 0, let freshSchema {
-                try execute(freshSchema, operation: "create the schema of")
+            if current == 0, let script = freshSchema() {
+                try execute(script, operation: "create the schema of")
                 try execute("PRAGMA user_version = \(migrations.count)", operation: "create the schema of")
                 return
             }

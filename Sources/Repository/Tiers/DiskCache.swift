@@ -114,8 +114,10 @@ public actor DiskCache {
     ]
 
     /// What ``migrations`` make of an empty database, as one script that a new file runs
-    /// instead of each (made once, in memory); `nil` when that failed, and a new file then
-    /// runs each migration.
+    /// instead of each; `nil` when that failed, and a new file then runs each migration.
+    /// Made in memory by the first new database of the process (the migrations' own 1.4 ms
+    /// in a debug build here, so that one database takes 0.6 ms longer than it did), never by
+    /// one that opens an existing file: an app's launches after its first do not make it.
     static let freshSchema = try? SQLiteDatabase.freshSchema(after: migrations)
 
     /// The highest valid version stored, 0 when none.
@@ -134,7 +136,7 @@ public actor DiskCache {
     /// - Throws: ``SQLiteError`` naming the file when it cannot be opened or is not the kit's.
     public init(_ location: SQLiteDatabase.Location, byteLimit: Int = 64 << 20, formatVersion: Int = 1) throws {
         database = try SQLiteDatabase(location)
-        try database.prepareForStore(migrations: Self.migrations, freshSchema: Self.freshSchema)
+        try database.prepareForStore(migrations: Self.migrations, freshSchema: { Self.freshSchema })
         path = database.path
         self.byteLimit = byteLimit
         self.formatVersion = formatVersion
