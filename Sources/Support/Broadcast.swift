@@ -75,8 +75,6 @@
 
     /// Sends `element` to every subscriber, and first to every observer (``observe(_:)``).
     @usableFromInline package func send(_ element: Element) {
-        let observers = state.withLock { $0.isFinished ? [] : Array($0.observers.values) }
-        for observer in observers { observer(element) }
         enqueue(element, finishing: false)
     }
 
@@ -105,7 +103,12 @@
     /// Queues a delivery to the present subscribers and, when no other thread is delivering,
     /// delivers the queue outside the lock.
     func enqueue(_ element: Element?, finishing: Bool, only subscriber: UInt64? = nil) {
+        var observers: [@Sendable (Element) -> Void] = []
         var delivery: Delivery? = state.withLock { state in
+            // NB: in the same lock as the deliveries: a send to everyone reaches the observers.
+            if subscriber == nil, !finishing, !state.isFinished, !state.observers.isEmpty {
+                observers = Array(state.observers.values)
+            }
             // NB: a value sent to no subscriber reaches nobody, queued or not.
             guard !state.isFinished, finishing || !state.continuations.isEmpty else { return nil }
             var recipients = state.continuations
@@ -125,6 +128,7 @@
             state.isDelivering = true
             return delivery
         }
+        if let element { for observer in observers { observer(element) } }
         while let current = delivery {
             if let element = current.element {
                 for continuation in current.recipients.values { continuation.yield(element) }
