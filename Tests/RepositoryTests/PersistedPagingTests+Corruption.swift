@@ -7,6 +7,19 @@ import Testing
 /// Stored pages the file damaged, online again: what could not be read is named once, and the
 /// list is whole again from the server; no bad row keeps the list short or stuck.
 extension PersistedPagingTests {
+    /// The feed's first two pages stored, `corruption` run on the file, then the feed launched
+    /// again, online or not, and refreshed.
+    private func relaunched(afterTwoPagesAnd corruption: String, isOnline: Bool) async throws -> Feed {
+        let (_, feed) = try launch()
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+        _ = try rows(corruption)
+        catalog.isOnline = isOnline
+        let (_, relaunched) = try launch()
+        await relaunched.refresh().completed()
+        return relaunched
+    }
+
     /// The initial page's stored validators still match the server's page: a refresh that sent
     /// them was answered 304 and kept the page without its element, refresh after refresh.
     @Test func anInitialPageServedWithoutABadElementRowIsFetchedInFullAndTheElementComesBack() async throws {
@@ -36,14 +49,9 @@ extension PersistedPagingTests {
     /// source at its next load (its bad rows are gone by then: the file marks the page).
     @Test(arguments: [true, false])
     func aLaterPageWithABadElementRowIsFetchedAgainOrOfflineServedAsStored(isOnline: Bool) async throws {
-        var (_, feed) = try launch()
-        await feed.refresh().completed()
-        await feed.loadNextPage().settled()
-        _ = try rows("UPDATE content_loading_elements SET value = X'7B7D' WHERE id IN ('4', '5')")
-
-        catalog.isOnline = isOnline
-        (_, feed) = try launch()
-        await feed.refresh().completed()
+        var feed = try await relaunched(
+            afterTwoPagesAnd: "UPDATE content_loading_elements SET value = X'7B7D' WHERE id IN ('4', '5')",
+            isOnline: isOnline)
         let requests = catalog.requests.count
         #expect(await feed.loadNextPage().settled() == .idle)
         let error = try #require(feed.state.error as? CacheError, "the error beside the list")
@@ -98,14 +106,9 @@ extension PersistedPagingTests {
     /// Offline, a later page whose row does not read fails its load naming the file and the
     /// list; online again, the next attempt fetches it.
     @Test func offlineAStoredPageRowThatDoesNotReadFailsNamingItAndIsFetchedOnceOnline() async throws {
-        var (_, feed) = try launch()
-        await feed.refresh().completed()
-        await feed.loadNextPage().settled()
-        _ = try rows("UPDATE content_loading_list_pages SET ids = CAST('garbage' AS BLOB) WHERE position = 1")
-
-        catalog.isOnline = false
-        (_, feed) = try launch()
-        await feed.refresh().completed()
+        let feed = try await relaunched(
+            afterTwoPagesAnd: "UPDATE content_loading_list_pages SET ids = CAST('garbage' AS BLOB) WHERE position = 1",
+            isOnline: false)
         guard case .failed(let error) = await feed.loadNextPage().settled() else {
             Issue.record("the page load fails")
             return

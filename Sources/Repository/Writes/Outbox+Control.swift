@@ -37,9 +37,7 @@ extension Outbox {
     public func cancel(_ mutation: PendingMutation<Element, Environment>) async throws -> Bool {
         // NB: a held conflict is not being sent, though the run that told it may not have let
         // go of it yet: that one is waited for.
-        var claimed = claim(mutation.sequence)
-        if !claimed { claimed = await claimOnceLetGo(mutation.sequence) }
-        guard claimed else { return false }
+        guard await claimWaitingForRun(mutation.sequence) else { return false }
         // NB: a cancelled mutation stays claimed: a run that read it before the cancel skips it.
         // One that could not be cancelled is released, so the queue still sends it.
         do {

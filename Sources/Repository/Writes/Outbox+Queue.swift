@@ -178,19 +178,19 @@ extension Outbox {
 
     func release(_ sequence: Int) { _ = claimed.withLock { $0.remove(sequence) } }
 
-    /// Claims the held conflict `sequence` once the queue's run lets go of it; `false` when it
-    /// is not held any more (a run ended it meanwhile) or a cancel or resolution has it.
+    /// Claims mutation `sequence`, and while it is a conflict held for the app, waits for the
+    /// queue's run to let go of it first; `false` when it stays claimed (it is being sent, or
+    /// a cancel or a resolution has it).
     ///
     /// NB: the run that held the conflict tells it before it lets go of the mutation, so an app
-    /// that resolves it at once may find it claimed; a resolution the server wins was then left
-    /// to the next run, and with the queue paused the element kept showing the edit. A run
-    /// claims only while it is the queue's task, so with none the claim is another call's.
-    func claimOnceLetGo(_ sequence: Int) async -> Bool {
-        while held.withLock({ $0[sequence] != nil }) {
-            if claim(sequence) { return true }
-            guard let current = run.withLock({ $0.task }) else { return false }
+    /// that resolves or cancels it at once may find it claimed; a resolution the server wins was
+    /// then left to the next run, and with the queue paused the element kept showing the edit.
+    /// A run claims only while it is the queue's task, so with none the claim is another call's.
+    func claimWaitingForRun(_ sequence: Int) async -> Bool {
+        while !claim(sequence) {
+            guard held.withLock({ $0[sequence] != nil }), let current = run.withLock({ $0.task }) else { return false }
             await current.value
         }
-        return false
+        return true
     }
 }

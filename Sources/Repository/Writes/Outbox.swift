@@ -131,7 +131,7 @@ where Element.ID: CacheKey {
         }
         guard resolved else { return }
         // NB: claimed, as the queue claims what it sends: a run meanwhile leaves it alone.
-        if resolution == .serverWins, await claimOnceLetGo(mutation.sequence) {
+        if resolution == .serverWins, await claimWaitingForRun(mutation.sequence) {
             if let heldConflict = held.withLock({ $0.removeValue(forKey: mutation.sequence) }) {
                 _ = await end(heldConflict, of: decoded, as: .serverWins)
             }
