@@ -50,6 +50,23 @@ struct OutboxControlTests {
         #expect(await server.keys == [pending[0].idempotencyKey, pending[2].idempotencyKey])
     }
 
+    @Test func aMutationCancelledWhileTheOneBeforeItIsSentIsSkippedAndTheOneAfterItSent() async throws {
+        for suffix in ["+1", "+2", "+3"] { try await outbox.perform(AppendToPhone(id: 1, suffix: suffix)) }
+        let pending = try await outbox.pendingMutations()
+        let gate = server.holdNextRequest()
+        let outbox = outbox
+        let sending = Task { await outbox.resume() }
+        await gate.requested()
+
+        // NB: the run read all three before the cancel.
+        #expect(try await outbox.cancel(pending[1]))
+        gate.release()
+        await sending.value
+        #expect(try await outbox.pendingCount() == 0, "the third not left for a later run")
+        #expect(await server.phone(of: 1) == "one+1+3")
+        #expect(await server.keys == [pending[0].idempotencyKey, pending[2].idempotencyKey])
+    }
+
     @Test func purgingAtASignOutRollsEveryMutationBackAndSendsNothing() async throws {
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
         try await outbox.perform(AppendToPhone(id: 2, suffix: "+b"))

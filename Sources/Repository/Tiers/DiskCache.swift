@@ -57,6 +57,8 @@ public actor DiskCache {
     /// hop onto the actor, so an outbox has its overlay in place before any write after it is
     /// made.
     let overlaySlots = Locked<[String: ElementOverlay]>([:])
+    /// The outboxes' claims on the pending mutations, by element type (see ``MutationClaims``).
+    let claimSlots = Locked<[String: MutationClaims]>([:])
 
     /// The overlay of element `type`, if an outbox set one.
     func overlay(for type: String) -> ElementOverlay? { overlaySlots.withLock { $0[type] } }

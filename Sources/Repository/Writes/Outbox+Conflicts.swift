@@ -19,7 +19,7 @@ extension Outbox {
         let event = OutboxEvent.conflict(pending(stored, mutation), refused.details, resolution)
         guard resolution != .ask else {
             // NB: held before the app hears of it: it may resolve it as soon as it does.
-            held.withLock { $0[stored.sequence] = refused }
+            hold(refused)
             broadcast.send(event)
             return false
         }

@@ -46,8 +46,9 @@ extension Outbox {
                     $0.sequence == mutation.sequence
                 })
             else { return false }
-            held.withLock { _ = $0.removeValue(forKey: mutation.sequence) }
+            _ = dropHeld(mutation.sequence)
             try await settle(stored, .unchanged)
+            claims.retire(mutation.sequence)
             return true
         } catch {
             release(mutation.sequence)
@@ -67,7 +68,11 @@ extension Outbox {
         }
         defer { if !wasPaused { paused.withLock { $0 = false } } }
         await run.withLock { $0.task }?.value
-        held.withLock { $0.removeAll() }
+        let heldSequences = held.withLock { held in
+            defer { held.removeAll() }
+            return Array(held.keys)
+        }
+        claims.endHolds(heldSequences)
         do {
             try await store.versions.sharing {
                 let writtenAt = store.now()

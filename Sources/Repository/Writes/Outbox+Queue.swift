@@ -68,26 +68,34 @@ extension Outbox {
             if paused.withLock({ $0 }) || held.withLock({ $0[stored.sequence].map { $0.resolution == nil } ?? false }) {
                 return
             }
-            // NB: a mutation being cancelled is not sent; the element's next ones wait for the next run.
-            guard claim(stored.sequence) else { return }
-            defer { release(stored.sequence) }
+            // NB: one another call or outbox has stops the chain (the claims wake this queue when
+            // it is let go); a cancelled one is skipped.
+            switch claim(stored.sequence) {
+            case .claimed: break
+            case .taken: return
+            case .retired: continue
+            }
+            // NB: one that left the queue stays claimed: another outbox's run that read it
+            // before skips it rather than send it again.
+            var left = false
+            defer { left ? claims.retire(stored.sequence) : release(stored.sequence) }
             let mutation: any Mutation<Element, Environment>
             do {
                 mutation = try decoder.decoded(stored)
             } catch {
                 // NB: one that cannot be read is set aside; the element's next ones still go.
-                try? await store.disk.setMutationAside(stored.sequence, reason: "\(error)")
+                left = (try? await store.disk.setMutationAside(stored.sequence, reason: "\(error)")) != nil
                 broadcast.send(.setAside(pending(stored, nil), error))
                 continue
             }
             // NB: a conflict the app resolved ends here, claimed: sent again once, in its turn.
-            if let resolved = held.withLock({ held in
-                held[stored.sequence]?.resolution != nil ? held.removeValue(forKey: stored.sequence) : nil
-            }), let resolution = resolved.resolution {
-                guard await end(resolved, of: mutation, as: resolution) else { return }
+            if let resolved = dropHeld(stored.sequence, onlyResolved: true), let resolution = resolved.resolution {
+                left = await end(resolved, of: mutation, as: resolution)
+                guard left else { return }
                 continue
             }
-            guard await send(mutation, stored) else { return }
+            left = await send(mutation, stored)
+            guard left else { return }
         }
     }
 
@@ -171,26 +179,5 @@ extension Outbox {
             })
         else { return }
         Task { await send() }
-    }
-
-    /// Claims mutation `sequence` for sending or cancelling; `false` when it is claimed already.
-    func claim(_ sequence: Int) -> Bool { claimed.withLock { $0.insert(sequence).inserted } }
-
-    func release(_ sequence: Int) { _ = claimed.withLock { $0.remove(sequence) } }
-
-    /// Claims mutation `sequence`, and while it is a conflict held for the app, waits for the
-    /// queue's run to let go of it first; `false` when it stays claimed (it is being sent, or
-    /// a cancel or a resolution has it).
-    ///
-    /// NB: the run that held the conflict tells it before it lets go of the mutation, so an app
-    /// that resolves or cancels it at once may find it claimed; a resolution the server wins was
-    /// then left to the next run, and with the queue paused the element kept showing the edit.
-    /// A run claims only while it is the queue's task, so with none the claim is another call's.
-    func claimWaitingForRun(_ sequence: Int) async -> Bool {
-        while !claim(sequence) {
-            guard held.withLock({ $0[sequence] != nil }), let current = run.withLock({ $0.task }) else { return false }
-            await current.value
-        }
-        return true
     }
 }

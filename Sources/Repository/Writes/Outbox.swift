@@ -22,8 +22,9 @@ import Foundation
 ///   brings back the value from before an edit.
 /// - **In order, exactly once.** The mutations of one element (or sharing a
 ///   ``Mutation/scope``) are sent one at a time, in the order performed; the others side by
-///   side. Each carries an idempotency key that stays the same across retries and relaunches
-///   (sent again after a conflict, it is another request, with a new key).
+///   side, also between outboxes over one ``DiskCache``. Each carries an idempotency key that
+///   stays the same across retries and relaunches (sent again after a conflict, it is another
+///   request, with a new key).
 /// - **Confirm or roll back, precisely.** The server's answer becomes the element's server
 ///   value. A mutation rejected for good is rolled back alone: the element shows its server
 ///   value with the other pending mutations applied. ``events`` tells a screen what happened.
@@ -40,8 +41,9 @@ where Element.ID: CacheKey {
     let run = Locked<(task: Task<Void, Never>?, again: Bool)>((nil, false))
     /// The conflicts held for the app to decide, by mutation sequence.
     let held = Locked<[Int: HeldConflict<Element>]>([:])
-    /// The mutations being sent or cancelled (by sequence): one at a time does either.
-    let claimed = Locked<Set<Int>>([])
+    /// The mutations being sent, cancelled or held for the app, by every outbox over the
+    /// store's file connection: one at a time does any of these.
+    let claims: MutationClaims
     /// Whether the queue is paused (``pause()``).
     let paused: Locked<Bool>
     /// The settlements: those that wait while one is written are written together, in one
@@ -76,6 +78,7 @@ where Element.ID: CacheKey {
         self.retryPolicy = retryPolicy
         let decoder = MutationDecoder<Element, Environment>(types: mutations)
         self.decoder = decoder
+        claims = store.disk.mutationClaims(for: store.type)
         // NB: set before any write that follows: an element written with pending mutations
         // shows them over its new server value from the first write of the launch.
         store.disk.setOverlay({ server, pending in try decoder.applying(pending, to: server) }, for: store.type)
@@ -132,10 +135,11 @@ where Element.ID: CacheKey {
         guard resolved else { return }
         // NB: claimed, as the queue claims what it sends: a run meanwhile leaves it alone.
         if resolution == .serverWins, await claimWaitingForRun(mutation.sequence) {
-            if let heldConflict = held.withLock({ $0.removeValue(forKey: mutation.sequence) }) {
-                _ = await end(heldConflict, of: decoded, as: .serverWins)
+            if let heldConflict = dropHeld(mutation.sequence), await end(heldConflict, of: decoded, as: .serverWins) {
+                claims.retire(mutation.sequence)
+            } else {
+                release(mutation.sequence)
             }
-            release(mutation.sequence)
         }
         await send()
     }

@@ -1,0 +1,87 @@
+import ContentLoadingSupport
+
+/// Which pending mutations of one element type in one ``DiskCache`` are being sent, cancelled
+/// or held for the app, and by which outbox. Every ``Outbox`` over the connection asks here, so
+/// two outboxes over one store (or over two stores of one type on one connection) never send a
+/// mutation twice, nor one that the other holds as a conflict, and keep each chain in order.
+///
+/// An outbox turned away from a mutation (another has it) is woken when that one is let go:
+/// its queue runs again, so the mutations behind it are not left waiting for another trigger.
+final class MutationClaims: Sendable {
+    /// What ``claim(_:for:)`` found.
+    enum Claim: Equatable {
+        /// The mutation is the caller's until it is released or retired.
+        case claimed
+        /// Another call has it (being sent, cancelled or held for the app): the caller is woken
+        /// when it is let go.
+        case taken
+        /// It was cancelled: it is no longer in the file, and the queue skips it.
+        case retired
+    }
+
+    /// An outbox: its identity, and what wakes its queue.
+    struct Owner: Sendable {
+        let id: ObjectIdentifier
+        let wake: @Sendable () -> Void
+    }
+
+    private struct State {
+        var claimed: Set<Int> = []
+        var retired: Set<Int> = []
+        /// The conflicts held for the app, by sequence: the outbox that holds each.
+        var held: [Int: ObjectIdentifier] = [:]
+        /// The outboxes turned away since the last mutation was let go.
+        var turnedAway: [ObjectIdentifier: Owner] = [:]
+    }
+
+    private let state = Locked(State())
+
+    /// Claims mutation `sequence` for `owner`: free and not held by another outbox.
+    func claim(_ sequence: Int, for owner: Owner) -> Claim {
+        state.withLock { state in
+            if state.retired.contains(sequence) { return .retired }
+            let heldByAnother = state.held[sequence].map { $0 != owner.id } ?? false
+            guard !heldByAnother, state.claimed.insert(sequence).inserted else {
+                state.turnedAway[owner.id] = owner
+                return .taken
+            }
+            return .claimed
+        }
+    }
+
+    /// Lets go of mutation `sequence` (sent, settled or kept for a later run).
+    func release(_ sequence: Int) {
+        wakeTurnedAway { $0.claimed.remove(sequence) }
+    }
+
+    /// Keeps mutation `sequence` claimed for good: it was cancelled, and a run that read it
+    /// before skips it.
+    func retire(_ sequence: Int) {
+        wakeTurnedAway { state in
+            state.claimed.remove(sequence)
+            state.retired.insert(sequence)
+        }
+    }
+
+    /// Marks mutation `sequence` as a conflict `owner` holds for its app: no other outbox claims it.
+    func hold(_ sequence: Int, for owner: ObjectIdentifier) {
+        state.withLock { $0.held[sequence] = owner }
+    }
+
+    /// Ends the holds of `sequences` (resolved, cancelled or purged).
+    func endHolds(_ sequences: some Sequence<Int>) {
+        wakeTurnedAway { state in
+            for sequence in sequences { state.held.removeValue(forKey: sequence) }
+        }
+    }
+
+    /// Changes the state as `change` says, then wakes the outboxes turned away (outside the lock).
+    private func wakeTurnedAway(after change: (inout State) -> Void) {
+        let woken = state.withLock { state in
+            change(&state)
+            defer { state.turnedAway = [:] }
+            return Array(state.turnedAway.values)
+        }
+        for owner in woken { owner.wake() }
+    }
+}

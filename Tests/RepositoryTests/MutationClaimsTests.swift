@@ -1,0 +1,78 @@
+import ContentLoadingSupport
+import Foundation
+import Testing
+
+@testable import ContentLoadingRepository
+
+/// The claims every outbox over one connection makes on the pending mutations: one claim at a
+/// time, a conflict held by one outbox left to it, the outboxes turned away woken once when the
+/// mutation is let go, and a mutation that left the queue never claimed again.
+struct MutationClaimsTests {
+    /// An outbox's identity and a count of its wake-ups.
+    final class FakeOutbox: Sendable {
+        let wakeUps = Locked(0)
+        var owner: MutationClaims.Owner {
+            MutationClaims.Owner(id: ObjectIdentifier(self)) { [wakeUps] in wakeUps.withLock { $0 += 1 } }
+        }
+        var woken: Int { wakeUps.withLock { $0 } }
+    }
+
+    let claims = MutationClaims()
+    let first = FakeOutbox()
+    let second = FakeOutbox()
+
+    @Test func oneClaimAtATimeAndTheOneTurnedAwayIsWokenOnceWhenItIsLetGo() {
+        #expect(claims.claim(1, for: first.owner) == .claimed)
+        #expect(claims.claim(1, for: second.owner) == .taken)
+        #expect(claims.claim(1, for: first.owner) == .taken, "a second call of the same outbox too")
+        #expect(claims.claim(2, for: second.owner) == .claimed, "another mutation is free")
+        #expect(second.woken == 0)
+
+        claims.release(1)
+        #expect(second.woken == 1)
+        #expect(first.woken == 1)
+        claims.release(2)
+        #expect(second.woken == 1, "woken once per time turned away")
+        #expect(claims.claim(1, for: second.owner) == .claimed)
+    }
+
+    @Test func aMutationThatLeftTheQueueIsNeverClaimedAgain() {
+        #expect(claims.claim(1, for: first.owner) == .claimed)
+        #expect(claims.claim(1, for: second.owner) == .taken)
+        claims.retire(1)
+        #expect(second.woken == 1)
+        #expect(claims.claim(1, for: second.owner) == .retired, "a run that read it before skips it")
+        #expect(claims.claim(1, for: first.owner) == .retired)
+    }
+
+    @Test func aConflictOneOutboxHoldsIsClaimedOnlyByItUntilTheHoldEnds() {
+        claims.hold(1, for: ObjectIdentifier(first))
+        #expect(claims.claim(1, for: second.owner) == .taken)
+        #expect(claims.claim(1, for: first.owner) == .claimed, "its own resolution or cancel")
+        claims.release(1)
+        #expect(claims.claim(1, for: second.owner) == .taken, "still held")
+
+        claims.endHolds([1])
+        #expect(second.woken == 2)
+        #expect(claims.claim(1, for: second.owner) == .claimed)
+    }
+
+    @Test func aMutationSentOrCancelledIsRetiredForEveryOutboxOverTheConnection() async throws {
+        typealias Contact = ElementStoreTests.Contact
+        let server = ContactServer([Contact(id: 1, phone: "one")])
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: try temporaryCachePath())))
+        try await store.save(Contact(id: 1, phone: "one"))
+        let outbox = Outbox(store: store, environment: server, mutations: [AppendToPhone.self], isPaused: true)
+        let other = Outbox(store: store, environment: server, mutations: [AppendToPhone.self], isPaused: true)
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+sent"))
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+cancelled"))
+        let pending = try await outbox.pendingMutations()
+        #expect(try await outbox.cancel(pending[1]))
+        await outbox.resume()
+
+        // NB: as for a run of the other outbox that read them before they left the queue.
+        #expect(other.claim(pending[0].sequence) == .retired)
+        #expect(other.claim(pending[1].sequence) == .retired)
+        #expect(await server.phone(of: 1) == "one+sent")
+    }
+}

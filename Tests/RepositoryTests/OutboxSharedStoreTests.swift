@@ -1,0 +1,127 @@
+import ContentLoading
+import ContentLoadingRepository
+import Foundation
+import Testing
+
+/// Two outboxes over one store (a screen that made its own, say): each mutation is still sent
+/// once and in order, a conflict one holds for its app is not sent by the other, and none is
+/// left waiting because the other outbox had it when its queue ran.
+@Suite(.timeLimit(.minutes(1)))
+struct OutboxSharedStoreTests {
+    typealias Contact = ElementStoreTests.Contact
+
+    let server = ContactServer([Contact(id: 1, phone: "one")])
+    let store: ElementStore<Contact>
+    let first: Outbox<Contact, ContactServer>
+    let second: Outbox<Contact, ContactServer>
+
+    /// A store holding contact 1 as the server gave it (with its entity tag), and two paused
+    /// outboxes over it.
+    init() async throws {
+        store = ElementStore<Contact>(disk: try DiskCache(.file(path: try temporaryCachePath())))
+        let server = server
+        let details = KeyedRepository<Int, Contact>(elements: store) { id, _ in
+            let (contact, entityTag) = try await server.contact(id)
+            return .modified(contact, Validators(entityTag: entityTag, lastModified: nil, freshness: nil))
+        }
+        try await details.refresh(1)
+        first = Outbox(
+            store: store, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1),
+            isPaused: true)
+        second = Outbox(
+            store: store, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1),
+            isPaused: true)
+    }
+
+    /// Resumes the first outbox with its first request held at the server; returns the gate and
+    /// the resume, which returns once the first outbox's queue has stopped.
+    func firstSendsHeld() async -> (PagedCatalog.Gate, Task<Void, Never>) {
+        let gate = server.holdNextRequest()
+        let first = first
+        let sending = Task { await first.resume() }
+        await gate.requested()
+        return (gate, sending)
+    }
+
+    @Test func aMutationBeingSentByOneOutboxIsNotSentByTheOther() async throws {
+        try await first.perform(AppendToPhone(id: 1, suffix: "+a"))
+        let (gate, sending) = await firstSendsHeld()
+
+        await second.resume()
+        #expect(await server.keys.isEmpty, "the second outbox's queue left it to the first")
+
+        gate.release()
+        await sending.value
+        await second.send()
+        #expect(await server.keys.count == 1, "sent once")
+        #expect(await server.phone(of: 1) == "one+a")
+        #expect(try await second.pendingCount() == 0)
+    }
+
+    @Test func aMutationTheOtherOutboxPerformedMeanwhileIsSentAfterTheOneBeforeIt() async throws {
+        try await first.perform(AppendToPhone(id: 1, suffix: "+a"))
+        let (gate, sending) = await firstSendsHeld()
+        await second.resume()
+        var events = second.outcomes.makeAsyncIterator()
+
+        // NB: the second outbox's queue meets "+a" first, and stops there: it is the first's.
+        try await second.perform(AppendToPhone(id: 1, suffix: "+b"))
+        await second.send()
+        #expect(await server.keys.isEmpty)
+
+        gate.release()
+        await sending.value
+        // NB: no call runs the second queue again: letting go of "+a" wakes it.
+        guard case .confirmed(let confirmed)? = await events.next() else {
+            Issue.record("the second outbox did not send its mutation")
+            return
+        }
+        #expect((confirmed.mutation as? AppendToPhone)?.suffix == "+b")
+        #expect(await server.phone(of: 1) == "one+a+b", "in the order performed")
+        #expect(await server.keys.count == 2)
+        #expect(try await store.element(id: 1)?.phone == "one+a+b")
+    }
+
+    @Test func aConflictOneOutboxHoldsForItsAppIsNotSentByTheOther() async throws {
+        await server.setPhone(of: 1, to: "ONE")
+        var events = first.outcomes.makeAsyncIterator()
+        try await first.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))
+        await first.resume()
+        guard case .conflict(let pending, _, .ask)? = await events.next() else {
+            Issue.record("no conflict held for the app")
+            return
+        }
+
+        await second.resume()
+        #expect(await server.keys.count == 1, "not sent again by the second outbox")
+        #expect(try await second.pendingCount() == 1)
+
+        await first.resolve(pending, with: .clientWins)
+        #expect(await server.phone(of: 1) == "ONE+a", "sent again once, over the server's value")
+        await second.send()
+        #expect(await server.keys.count == 2)
+        #expect(try await second.pendingCount() == 0)
+    }
+
+    @Test func twoOutboxesSendingSideBySideSendEachMutationOnceAndInOrder() async throws {
+        await first.resume()
+        await second.resume()
+        var suffixes: [String] = []
+        for round in 0..<40 {
+            // NB: performed in turn through either outbox, each perform starting its queue, while
+            // the other's queue may be sending the mutations before it.
+            for index in 0..<4 {
+                let suffix = "+\(round).\(index)"
+                try await (index.isMultiple(of: 2) ? first : second).perform(AppendToPhone(id: 1, suffix: suffix))
+                suffixes.append(suffix)
+            }
+            await first.send()
+            await second.send()
+        }
+        // NB: a queue woken by the other's let-go may still be sending when the other's run ends.
+        for _ in 0..<100 where try await first.pendingCount() > 0 { await first.send() }
+        #expect(try await first.pendingCount() == 0)
+        #expect(await server.keys.count == suffixes.count, "each sent once")
+        #expect(await server.phone(of: 1) == "one" + suffixes.joined(), "in the order performed")
+    }
+}
