@@ -58,6 +58,8 @@ extension PagingListViewModel {
             defer { settle.resolve(()) }
             do {
                 let served = try await loadPage(input, request.cursor)
+                // NB: a page that sends the list back to its own cursor would be loaded for ever.
+                try RepeatedCursorError.check(served.page, loadedAt: request.cursor, direction: direction)
                 guard let self else { return }
                 let added = self.add(served.page, requested: request, by: load, heardSince: heard)
                 // NB: what of the page could not be served is an error beside the list that shows the page.
