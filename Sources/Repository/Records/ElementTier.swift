@@ -49,10 +49,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
     ) async throws -> TierWrite<Element> {
         // NB: stored under another id, it would be that element to every list holding this one.
         guard value.id == id else { throw store.failure("write", id, AnotherElement(id: value.id)) }
-        // NB: a value the server said not to store goes, and is no removal a fetch must keep.
-        if validators.freshness?.isNoStore == true {
-            return TierWrite(version: try await remove(id, remembering: false))
-        }
+        if validators.freshness?.isNoStore == true { return TierWrite(version: try await dropCopy(of: id)) }
         let write: DiskCache.ElementWrite
         do {
             write = try await cache.writeElement(
@@ -71,7 +68,11 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
     func confirm(_ value: Element, for id: Element.ID, _ confirmation: Confirmation) async throws
         -> TierWrite<Element>
     {
-        try await confirming(value, for: id, confirmation) {
+        // NB: before `confirming`, whose removal would take the element out of every list.
+        guard confirmation.validators.freshness?.isNoStore != true else {
+            return TierWrite(version: try await dropCopy(of: id))
+        }
+        return try await confirming(value, for: id, confirmation) {
             do {
                 return try await cache.confirmElement(type: store.type, id: id.persistentKey, confirmation)
             } catch {
@@ -81,6 +82,17 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
     }
 
     func remove(_ id: Element.ID) async throws -> UInt64? { try await remove(id, remembering: true) }
+
+    /// Drops the file's copy of element `id` that a detail wrote, as for a value the server
+    /// said not to store: the lists and pages that hold the element keep it (its row stays
+    /// theirs), and no removal is remembered, which a fetch would have to keep.
+    private func dropCopy(of id: Element.ID) async throws -> UInt64 {
+        do {
+            return try await cache.dropElementWrittenByID(type: store.type, id: id.persistentKey)
+        } catch {
+            throw store.failure("remove", id, error)
+        }
+    }
 
     private func remove(_ id: Element.ID, remembering: Bool) async throws -> UInt64? {
         do {
