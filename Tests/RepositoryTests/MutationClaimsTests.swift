@@ -36,13 +36,31 @@ struct MutationClaimsTests {
         #expect(claims.claim(1, for: second.owner) == .claimed)
     }
 
-    @Test func aMutationThatLeftTheQueueIsNeverClaimedAgain() {
+    @Test func aMutationThatLeftTheQueueIsNotClaimedByARunThatBeganBefore() {
+        let run = claims.beginRun()
         #expect(claims.claim(1, for: first.owner) == .claimed)
         #expect(claims.claim(1, for: second.owner) == .taken)
         claims.retire(1)
         #expect(second.woken == 1)
         #expect(claims.claim(1, for: second.owner) == .retired, "a run that read it before skips it")
         #expect(claims.claim(1, for: first.owner) == .retired)
+        claims.endRun(run)
+        #expect(claims.retiredCount == 0, "forgotten once no such run goes")
+    }
+
+    @Test func whatLeftTheQueueIsRememberedOnlyWhileARunThatBeganBeforeGoes() {
+        let early = claims.beginRun()
+        claims.retire(1)
+        let late = claims.beginRun()
+        claims.retire(2)
+        #expect(claims.retiredCount == 2)
+        claims.endRun(early)
+        #expect(claims.retiredCount == 1, "the later run read the file after 1 left")
+        #expect(claims.claim(2, for: first.owner) == .retired)
+        claims.endRun(late)
+        #expect(claims.retiredCount == 0)
+        claims.retire(3)
+        #expect(claims.retiredCount == 0, "no run going: nothing to remember")
     }
 
     @Test func aConflictOneOutboxHoldsIsClaimedOnlyByItUntilTheHoldEnds() {
@@ -67,12 +85,15 @@ struct MutationClaimsTests {
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+sent"))
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+cancelled"))
         let pending = try await outbox.pendingMutations()
+        // NB: a run of the other outbox that read them before they left the queue.
+        let run = other.claims.beginRun()
         #expect(try await outbox.cancel(pending[1]))
         await outbox.resume()
 
-        // NB: as for a run of the other outbox that read them before they left the queue.
         #expect(other.claim(pending[0].sequence) == .retired)
         #expect(other.claim(pending[1].sequence) == .retired)
         #expect(await server.phone(of: 1) == "one+sent")
+        other.claims.endRun(run)
+        #expect(other.claims.retiredCount == 0)
     }
 }

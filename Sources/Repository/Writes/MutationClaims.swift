@@ -27,7 +27,13 @@ final class MutationClaims: Sendable {
 
     private struct State {
         var claimed: Set<Int> = []
-        var retired: Set<Int> = []
+        /// A count of the runs begun and the mutations retired, which orders the two.
+        var clock = 0
+        /// The runs of the queues that read the pending mutations and have not ended, by when
+        /// each began.
+        var runs: Set<Int> = []
+        /// The mutations that left the queue while a run that began before was going: when each left.
+        var retired: [Int: Int] = [:]
         /// The conflicts held for the app, by sequence: the outbox that holds each.
         var held: [Int: ObjectIdentifier] = [:]
         /// The outboxes turned away since the last mutation was let go.
@@ -39,7 +45,7 @@ final class MutationClaims: Sendable {
     /// Claims mutation `sequence` for `owner`: free and not held by another outbox.
     func claim(_ sequence: Int, for owner: Owner) -> Claim {
         state.withLock { state in
-            if state.retired.contains(sequence) { return .retired }
+            if state.retired[sequence] != nil { return .retired }
             let heldByAnother = state.held[sequence].map { $0 != owner.id } ?? false
             guard !heldByAnother, state.claimed.insert(sequence).inserted else {
                 state.turnedAway[owner.id] = owner
@@ -54,14 +60,38 @@ final class MutationClaims: Sendable {
         wakeTurnedAway { $0.claimed.remove(sequence) }
     }
 
-    /// Keeps mutation `sequence` claimed for good: it was cancelled, and a run that read it
-    /// before skips it.
+    /// Marks mutation `sequence` as gone from the queue (settled, cancelled or set aside): a run
+    /// that read it before skips it. Remembered only while such a run goes.
     func retire(_ sequence: Int) {
         wakeTurnedAway { state in
             state.claimed.remove(sequence)
-            state.retired.insert(sequence)
+            guard !state.runs.isEmpty else { return }
+            state.clock += 1
+            state.retired[sequence] = state.clock
         }
     }
+
+    /// Begins a run of a queue, before it reads the pending mutations; returns what ends it.
+    func beginRun() -> Int {
+        state.withLock { state in
+            state.clock += 1
+            state.runs.insert(state.clock)
+            return state.clock
+        }
+    }
+
+    /// Ends the run `run`: the mutations that left the queue before every run still going
+    /// began are forgotten (those runs read the file after they left).
+    func endRun(_ run: Int) {
+        state.withLock { state in
+            state.runs.remove(run)
+            let oldest = state.runs.min() ?? .max
+            state.retired = state.retired.filter { $0.value > oldest }
+        }
+    }
+
+    /// How many retired mutations are remembered (for tests).
+    var retiredCount: Int { state.withLock { $0.retired.count } }
 
     /// Marks mutation `sequence` as a conflict `owner` holds for its app: no other outbox claims it.
     func hold(_ sequence: Int, for owner: ObjectIdentifier) {

@@ -41,6 +41,10 @@ extension Outbox {
     /// sharing a scope) sent in order, the chains side by side.
     private func runQueueOnce() async {
         guard !paused.withLock({ $0 }) else { return }
+        // NB: while it goes, the mutations that leave the queue are remembered, so that it
+        // skips them (it read them before); after, they are forgotten.
+        let run = claims.beginRun()
+        defer { claims.endRun(run) }
         let pending: [DiskCache.StoredMutation]
         do {
             pending = try await store.disk.storedMutations(type: store.type)
