@@ -1,3 +1,4 @@
+import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
@@ -96,9 +97,18 @@ struct ElementStoreWriteTests {
             let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
             let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in [Contact(id: 1, phone: "one")] }
             let details = KeyedRepository<Int, Contact>(elements: store) { id in Contact(id: id, phone: "fetched") }
+            let feed = PagingListViewModel<Void, Contact, String>(
+                source: .persisted(in: store, key: "feed") { _, _ in
+                    .modified(Page(items: [Contact(id: 1, phone: "one")], nextCursor: nil), Validators())
+                })
+            let outbox = Outbox(
+                store: store, environment: ContactServer([]), mutations: [AppendToPhone.self], isPaused: true)
             try await lists.refresh("a")
             try await details.refresh(1)
+            await feed.refresh().completed()
             try await store.save(Contact(id: 1, phone: "ONE"))
+            #expect(feed.items.map(\.phone) == ["ONE"])
+            #expect(try await outbox.pendingCount() == 0)
             (droppedStore, droppedDisk) = (store, store.disk)
         }
         // NB: a task whose work is done may still be letting go of what it held (on a busy

@@ -33,17 +33,13 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     let type = String(reflecting: Element.self)
     /// The wall clock element writes are stamped with.
     let now: @Sendable () -> Date
-    /// The newest version of each element among the changes being shared.
-    let versions = ElementVersions<Element.ID>()
-    /// The listeners, in the order they were added (each change reaches them in that order).
-    let listeners = ListenerList<Listener>()
-    /// The listeners on the main actor (paging models), in the order they were added: each
-    /// change reaches them after the others, in one step on the main actor.
-    let mainActorListeners = ListenerList<MainActorListener>()
-
-    /// What runs when a request of a repository or paging list over the store succeeds.
-    /// Each returns `false` when its outbox is gone (then it is dropped).
-    private let requestActions = ListenerList<@Sendable () -> Bool>()
+    /// The listeners, versions and request actions, shared by every store of the type over
+    /// the connection (see ``ElementStoreShared``).
+    let shared: ElementStoreShared<Element>
+    var versions: ElementVersions<Element.ID> { shared.versions }
+    var listeners: ListenerList<Listener> { shared.listeners }
+    var mainActorListeners: ListenerList<MainActorListener> { shared.mainActorListeners }
+    private var requestActions: ListenerList<@Sendable () -> Bool> { shared.requestActions }
 
     /// Hears an element change; `false` when its repository is gone.
     typealias Listener = @Sendable (ElementChange<Element>) async -> Bool
@@ -52,12 +48,18 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
 
     /// Creates a store of elements in `disk` (the file may hold other repositories' entries).
     ///
+    /// Stores of one element type made over one `DiskCache` share their readers: a save
+    /// through one reaches every list, detail and paging model over any of them.
+    ///
     /// - Parameters:
     ///   - disk: The file.
     ///   - now: The wall clock saves are stamped with. Inject the repositories' test clock.
     public init(disk: DiskCache, now: @escaping @Sendable () -> Date = { Date() }) {
         self.disk = disk
         self.now = now
+        shared =
+            disk.shared("element store \(String(reflecting: Element.self))", ElementStoreShared<Element>.init)
+            ?? ElementStoreShared()
     }
 
     /// Saves `element`: one row, under its id. Every list and every detail of a repository

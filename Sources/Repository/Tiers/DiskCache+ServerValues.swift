@@ -20,16 +20,6 @@ extension DiskCache {
         overlaySlots.withLock { $0[type] = overlay }
     }
 
-    /// The claims every outbox over this connection makes on the pending mutations of `type`.
-    nonisolated func mutationClaims(for type: String) -> MutationClaims {
-        claimSlots.withLock { slots in
-            if let claims = slots[type] { return claims }
-            let claims = MutationClaims()
-            slots[type] = claims
-            return claims
-        }
-    }
-
     /// The server value of element `id` of `type` kept apart while it has pending mutations;
     /// `nil` when it has none.
     func base(type: String, id: String) throws -> ElementBase? {

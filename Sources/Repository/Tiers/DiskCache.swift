@@ -57,8 +57,9 @@ public actor DiskCache {
     /// hop onto the actor, so an outbox has its overlay in place before any write after it is
     /// made.
     let overlaySlots = Locked<[String: ElementOverlay]>([:])
-    /// The outboxes' claims on the pending mutations, by element type (see ``MutationClaims``).
-    let claimSlots = Locked<[String: MutationClaims]>([:])
+    /// What the element stores and outboxes over this connection share, by what it is for
+    /// (see `DiskCache+Shared.swift`).
+    let sharedParts = Locked<[String: any Sendable]>([:])
 
     /// The overlay of element `type`, if an outbox set one.
     func overlay(for type: String) -> ElementOverlay? { overlaySlots.withLock { $0[type] } }
