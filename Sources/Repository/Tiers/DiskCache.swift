@@ -22,6 +22,11 @@ import Foundation
 /// ```swift
 /// let disk = try DiskCache(.file(path: "cache.sqlite"), byteLimit: 64 << 20)
 /// ```
+///
+/// Make one `DiskCache` per file in a process, and give it to every repository, element store
+/// and outbox: what is made over one `DiskCache` shares its readers. A second `DiskCache` over
+/// the file is another connection, as another process's is: its writes reach this one's
+/// readers when they next read the file.
 public actor DiskCache {
     /// One stored entry.
     struct Entry: Sendable {
