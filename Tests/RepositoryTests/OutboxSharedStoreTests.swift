@@ -124,4 +124,35 @@ struct OutboxSharedStoreTests {
         #expect(await server.keys.count == suffixes.count, "each sent once")
         #expect(await server.phone(of: 1) == "one" + suffixes.joined(), "in the order performed")
     }
+
+    @Test func aConflictAnOutboxHeldWhenItWentIsLeftToTheOther() async throws {
+        await server.setPhone(of: 1, to: "ONE")
+        weak var dropped: Outbox<Contact, ContactServer>?
+        do {
+            let held = Outbox(
+                store: store, environment: server, mutations: [AppendToPhone.self],
+                retryPolicy: RetryPolicy(attempts: 1))
+            var events = held.outcomes.makeAsyncIterator()
+            try await held.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "ask"))
+            guard case .conflict(_, _, .ask)? = await events.next() else {
+                Issue.record("no conflict held for the app")
+                return
+            }
+            await held.send()
+            dropped = held
+        }
+        // NB: a task whose work is done may still be letting go of the outbox.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while dropped != nil, ContinuousClock.now < deadline { await Task.yield() }
+        #expect(dropped == nil)
+
+        var events = second.outcomes.makeAsyncIterator()
+        await second.resume()
+        guard case .conflict(let pending, _, .ask)? = await events.next() else {
+            Issue.record("the other outbox did not send it")
+            return
+        }
+        #expect((pending.mutation as? AppendToPhone)?.suffix == "+a")
+        #expect(await server.keys.count == 2, "sent again, once")
+    }
 }

@@ -91,6 +91,12 @@ where Element.ID: CacheKey {
         Task { await self.send() }
     }
 
+    deinit {
+        // NB: the conflicts it held for its app go back to the queue: another outbox over the
+        // connection sends them (and meets the conflict again), as the next launch would.
+        claims.endHolds(held.withLock { Array($0.keys) })
+    }
+
     /// A new stream of what happens to the mutations from now on. To hear the sends a launch
     /// starts, make the outbox paused (`isPaused: true`), subscribe, then ``resume()``.
     public var events: AsyncStream<OutboxEvent<Element, Environment>> { broadcast.subscribe() }
