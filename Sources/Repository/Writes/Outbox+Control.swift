@@ -60,6 +60,10 @@ extension Outbox {
     /// pending mutation back (and removes those set aside); each element shows its server
     /// value. The queue stays paused or not as it was.
     ///
+    /// It waits for this outbox's sends. With another outbox over the connection, pause that
+    /// one first: a mutation it is sending meanwhile reaches the server, and its answer, after
+    /// the purge, changes nothing in the file.
+    ///
     /// - Throws: ``CacheError`` naming the file when it cannot be written: then nothing changed.
     public func purge() async throws {
         let wasPaused = paused.withLock { paused in
