@@ -96,4 +96,42 @@ struct MutationClaimsTests {
         other.claims.endRun(run)
         #expect(other.claims.retiredCount == 0)
     }
+
+    @Test func aCallWaitingForAMutationToBeLetGoResumesWhenItIs() async throws {
+        #expect(await !claims.letGo(1), "not claimed: no wait")
+        #expect(claims.claim(1, for: first.owner) == .claimed)
+        let claims = claims
+        let waiting = Task { await claims.letGo(1) }
+        try await untilTrue { claims.letGoWaiterCount(1) == 1 }
+        claims.release(1)
+        #expect(await waiting.value)
+        #expect(claims.letGoWaiterCount(1) == 0)
+    }
+
+    /// The moment after a run told `.willRetry` and before it let go of the mutation: a cancel
+    /// then waits for it, rather than say the mutation is being sent.
+    @Test func aCancelRightAfterAWillRetryWaitsForTheRunToLetGo() async throws {
+        typealias Contact = ElementStoreTests.Contact
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: try temporaryCachePath())))
+        try await store.save(Contact(id: 1, phone: "one"))
+        let outbox = Outbox(
+            store: store, environment: ContactServer([]), mutations: [AppendToPhone.self], isPaused: true)
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        let pending = try #require(try await outbox.pendingMutations().first)
+        // NB: as the run does: the mutation claimed, the app told, then let go.
+        #expect(outbox.claim(pending.sequence) == .claimed)
+        outbox.waitForRetry(pending, CancellationError())
+        let cancelling = Task { try await outbox.cancel(pending) }
+        try await untilTrue { outbox.claims.letGoWaiterCount(pending.sequence) == 1 }
+        outbox.release(pending.sequence)
+        #expect(try await cancelling.value, "cancelled, not \"being sent\"")
+        #expect(try await store.element(id: 1)?.phone == "one")
+    }
+
+    /// Yields until `condition` holds, for up to 10 s (what it waits for sends no signal).
+    func untilTrue(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition(), ContinuousClock.now < deadline { await Task.yield() }
+        try #require(condition())
+    }
 }

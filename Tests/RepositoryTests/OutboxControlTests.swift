@@ -67,6 +67,21 @@ struct OutboxControlTests {
         #expect(await server.keys == [pending[0].idempotencyKey, pending[2].idempotencyKey])
     }
 
+    @Test func aMutationTheAppCancelsAsSoonAsItIsToldItWillBeRetriedIsRolledBack() async throws {
+        await server.setOnline(false)
+        let outbox = Outbox(
+            store: store, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1))
+        var events = outbox.outcomes.makeAsyncIterator()
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        guard case .willRetry(let pending, _)? = await events.next() else {
+            Issue.record("no willRetry event")
+            return
+        }
+        #expect(try await outbox.cancel(pending), "not being sent: it waits for a retry")
+        #expect(try await shown(1) == "one")
+        #expect(try await outbox.pendingCount() == 0)
+    }
+
     @Test func purgingAtASignOutRollsEveryMutationBackAndSendsNothing() async throws {
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
         try await outbox.perform(AppendToPhone(id: 2, suffix: "+b"))

@@ -38,6 +38,8 @@ final class MutationClaims: Sendable {
         var held: [Int: ObjectIdentifier] = [:]
         /// The outboxes turned away since the last mutation was let go.
         var turnedAway: [ObjectIdentifier: Owner] = [:]
+        /// The calls waiting for a claimed mutation to be let go, by sequence.
+        var letGoWaiters: [Int: [CheckedContinuation<Bool, Never>]] = [:]
     }
 
     private let state = Locked(State())
@@ -57,13 +59,26 @@ final class MutationClaims: Sendable {
 
     /// Lets go of mutation `sequence` (sent, settled or kept for a later run).
     func release(_ sequence: Int) {
-        wakeTurnedAway { $0.claimed.remove(sequence) }
+        wakeTurnedAway(lettingGo: sequence) { $0.claimed.remove(sequence) }
+    }
+
+    /// Waits until mutation `sequence`, claimed now, is let go (released or retired); `false`,
+    /// at once, when it is not claimed.
+    func letGo(_ sequence: Int) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let isClaimed = state.withLock { state -> Bool in
+                guard state.claimed.contains(sequence) else { return false }
+                state.letGoWaiters[sequence, default: []].append(continuation)
+                return true
+            }
+            if !isClaimed { continuation.resume(returning: false) }
+        }
     }
 
     /// Marks mutation `sequence` as gone from the queue (settled, cancelled or set aside): a run
     /// that read it before skips it. Remembered only while such a run goes.
     func retire(_ sequence: Int) {
-        wakeTurnedAway { state in
+        wakeTurnedAway(lettingGo: sequence) { state in
             state.claimed.remove(sequence)
             guard !state.runs.isEmpty else { return }
             state.clock += 1
@@ -92,6 +107,8 @@ final class MutationClaims: Sendable {
 
     /// How many retired mutations are remembered (for tests).
     var retiredCount: Int { state.withLock { $0.retired.count } }
+    /// How many calls wait for mutation `sequence` to be let go (for tests).
+    func letGoWaiterCount(_ sequence: Int) -> Int { state.withLock { $0.letGoWaiters[sequence]?.count ?? 0 } }
 
     /// Marks mutation `sequence` as a conflict `owner` holds for its app: no other outbox claims it.
     func hold(_ sequence: Int, for owner: ObjectIdentifier) {
@@ -105,13 +122,16 @@ final class MutationClaims: Sendable {
         }
     }
 
-    /// Changes the state as `change` says, then wakes the outboxes turned away (outside the lock).
-    private func wakeTurnedAway(after change: (inout State) -> Void) {
-        let woken = state.withLock { state in
+    /// Changes the state as `change` says, then (outside the lock) resumes the calls waiting for
+    /// mutation `sequence` to be let go, and wakes the outboxes turned away.
+    private func wakeTurnedAway(lettingGo sequence: Int? = nil, after change: (inout State) -> Void) {
+        let (waiters, woken) = state.withLock { state in
             change(&state)
+            let waiters = sequence.flatMap { state.letGoWaiters.removeValue(forKey: $0) } ?? []
             defer { state.turnedAway = [:] }
-            return Array(state.turnedAway.values)
+            return (waiters, Array(state.turnedAway.values))
         }
+        for waiter in waiters { waiter.resume(returning: true) }
         for owner in woken { owner.wake() }
     }
 }

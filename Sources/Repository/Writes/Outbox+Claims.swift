@@ -30,19 +30,27 @@ extension Outbox {
         return dropped
     }
 
-    /// Claims mutation `sequence`, and while it is a conflict held for the app, waits for the
-    /// queue's run to let go of it first; `false` when it stays claimed (it is being sent, or
-    /// a cancel or a resolution has it).
+    /// Claims mutation `sequence`; while the app was just told of it (a conflict held for it,
+    /// or ``OutboxEvent/willRetry(_:_:)``) and the call that told it still has it, waits for
+    /// that call to let go first. `false` when it stays claimed (it is being sent, or a cancel
+    /// or a resolution has it) or is no longer pending.
     ///
-    /// NB: the run that held the conflict tells it before it lets go of the mutation, so an app
-    /// that resolves or cancels it at once may find it claimed; a resolution the server wins was
-    /// then left to the next run, and with the queue paused the element kept showing the edit.
-    /// A run claims only while it is the queue's task, so with none the claim is another call's.
-    func claimWaitingForRun(_ sequence: Int) async -> Bool {
-        while claim(sequence) != .claimed {
-            guard held.withLock({ $0[sequence] != nil }), let current = run.withLock({ $0.task }) else { return false }
-            await current.value
+    /// NB: a run tells the app before it lets go of the mutation, so an app that resolves or
+    /// cancels it at once may find it claimed: a resolution the server wins was then left to
+    /// the next run (with the queue paused the element kept showing the edit), and a cancel
+    /// said the mutation was being sent.
+    func claimWaitingForLetGo(_ sequence: Int) async -> Bool {
+        while true {
+            switch claim(sequence) {
+            case .claimed:
+                failedForNow.withLock { _ = $0.remove(sequence) }
+                return true
+            case .retired: return false
+            case .taken:
+                let told = held.withLock { $0[sequence] != nil } || failedForNow.withLock { $0.contains(sequence) }
+                // NB: not claimed, it is held by another outbox: that one's app decides.
+                guard told, await claims.letGo(sequence) else { return false }
+            }
         }
-        return true
     }
 }

@@ -27,18 +27,18 @@ extension Outbox {
     /// Cancels `mutation`: it is rolled back as if the server had rejected it (the element
     /// shows its server value with the other pending mutations applied) and never sent.
     ///
-    /// A conflict held for the app (``ConflictResolution/ask``) can be cancelled as soon as it
-    /// is told.
+    /// A conflict held for the app (``ConflictResolution/ask``), and a mutation whose send failed
+    /// for now (``OutboxEvent/willRetry(_:_:)``), can be cancelled as soon as the app is told.
     ///
     /// - Returns: `false` when it is being sent now (its answer decides) or is no longer pending.
     /// - Throws: ``CacheError`` naming the file when the outbox cannot be read or the rollback
     ///   cannot be written: it stays pending, and is sent.
     @discardableResult
     public func cancel(_ mutation: PendingMutation<Element, Environment>) async throws -> Bool {
-        // NB: a held conflict is not being sent, though the run that told it may not have let
-        // go of it yet: that one is waited for.
-        guard await claimWaitingForRun(mutation.sequence) else { return false }
-        // NB: a cancelled mutation stays claimed: a run that read it before the cancel skips it.
+        // NB: a held conflict, or one told `willRetry`, is not being sent, though the run that
+        // told it may not have let go of it yet: that one is waited for.
+        guard await claimWaitingForLetGo(mutation.sequence) else { return false }
+        // NB: a cancelled mutation is retired: a run that read it before the cancel skips it.
         // One that could not be cancelled is released, so the queue still sends it.
         do {
             guard

@@ -75,7 +75,7 @@ extension Outbox {
             // NB: one another call or outbox has stops the chain (the claims wake this queue when
             // it is let go); a cancelled one is skipped.
             switch claim(stored.sequence) {
-            case .claimed: break
+            case .claimed: failedForNow.withLock { _ = $0.remove(stored.sequence) }
             case .taken: return
             case .retired: continue
             }
@@ -160,6 +160,8 @@ extension Outbox {
     /// Keeps `pending` for a later run after a failure that may pass (``OutboxEvent/willRetry``):
     /// the next request that succeeds through the store runs the queue again.
     func waitForRetry(_ pending: PendingMutation<Element, Environment>, _ error: any Error) {
+        // NB: marked before the app hears of it: it may cancel it as soon as it does.
+        failedForNow.withLock { _ = $0.insert(pending.sequence) }
         waitForRequest(telling: .willRetry(pending, error))
     }
 

@@ -41,6 +41,9 @@ where Element.ID: CacheKey {
     let run = Locked<(task: Task<Void, Never>?, again: Bool)>((nil, false))
     /// The conflicts held for the app to decide, by mutation sequence.
     let held = Locked<[Int: HeldConflict<Element>]>([:])
+    /// The mutations whose send failed for now (``OutboxEvent/willRetry(_:_:)`` told) since they
+    /// were last claimed: the run that told it may not have let go of one yet.
+    let failedForNow = Locked<Set<Int>>([])
     /// The mutations being sent, cancelled or held for the app, by every outbox over the
     /// store's file connection: one at a time does any of these.
     let claims: MutationClaims
@@ -140,7 +143,7 @@ where Element.ID: CacheKey {
         }
         guard resolved else { return }
         // NB: claimed, as the queue claims what it sends: a run meanwhile leaves it alone.
-        if resolution == .serverWins, await claimWaitingForRun(mutation.sequence) {
+        if resolution == .serverWins, await claimWaitingForLetGo(mutation.sequence) {
             if let heldConflict = dropHeld(mutation.sequence), await end(heldConflict, of: decoded, as: .serverWins) {
                 claims.retire(mutation.sequence)
             } else {
