@@ -15,7 +15,8 @@ final class MutationClaims: Sendable {
         /// Another call has it (being sent, cancelled or held for the app): the caller is woken
         /// when it is let go.
         case taken
-        /// It was cancelled: it is no longer in the file, and the queue skips it.
+        /// It left the queue (settled, cancelled or set aside) after the caller's run read it:
+        /// it is no longer pending, and the run skips it.
         case retired
     }
 

@@ -79,7 +79,7 @@ extension Outbox {
             case .taken: return
             case .retired: continue
             }
-            // NB: one that left the queue stays claimed: another outbox's run that read it
+            // NB: one that left the queue is retired: a run (another outbox's) that read it
             // before skips it rather than send it again.
             var left = false
             defer { left ? claims.retire(stored.sequence) : release(stored.sequence) }
