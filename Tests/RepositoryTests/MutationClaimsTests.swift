@@ -97,6 +97,31 @@ struct MutationClaimsTests {
         #expect(other.claims.retiredCount == 0)
     }
 
+    @Test func whatAPurgeRemovedIsNotClaimedByARunThatBeganBefore() {
+        let run = claims.beginRun()
+        claims.retire(through: 5)
+        #expect(claims.claim(3, for: first.owner) == .retired)
+        #expect(claims.claim(5, for: first.owner) == .retired)
+        #expect(claims.claim(6, for: first.owner) == .claimed, "performed after the purge")
+        claims.endRun(run)
+        #expect(claims.claim(3, for: first.owner) == .claimed, "forgotten once no such run goes")
+    }
+
+    @Test func aPurgeWaitsForEveryClaimAndNothingIsClaimedUntilItEnds() async throws {
+        #expect(claims.claim(1, for: first.owner) == .claimed)
+        let claims = claims
+        let purging = Task { await claims.beginPurge() }
+        try await untilTrue { claims.isPurging }
+        #expect(claims.claim(2, for: second.owner) == .taken, "none starts meanwhile")
+        claims.release(1)
+        await purging.value
+        #expect(second.woken == 1, "woken when 1 was let go")
+        #expect(claims.claim(2, for: second.owner) == .taken, "still purging")
+        claims.endPurge()
+        #expect(second.woken == 2, "woken when the purge ended")
+        #expect(claims.claim(2, for: second.owner) == .claimed)
+    }
+
     @Test func aCallWaitingForAMutationToBeLetGoResumesWhenItIs() async throws {
         #expect(await !claims.letGo(1), "not claimed: no wait")
         #expect(claims.claim(1, for: first.owner) == .claimed)

@@ -1,7 +1,8 @@
 import ContentLoading
-import ContentLoadingRepository
 import Foundation
 import Testing
+
+@testable import ContentLoadingRepository
 
 /// Two outboxes over one store (a screen that made its own, say): each mutation is still sent
 /// once and in order, a conflict one holds for its app is not sent by the other, and none is
@@ -154,5 +155,28 @@ struct OutboxSharedStoreTests {
         }
         #expect((pending.mutation as? AppendToPhone)?.suffix == "+a")
         #expect(await server.keys.count == 2, "sent again, once")
+    }
+
+    @Test func aPurgeWaitsForTheOtherOutboxsSendAndNoneStartsMeanwhile() async throws {
+        try await first.perform(AppendToPhone(id: 1, suffix: "+a"))
+        try await first.perform(AppendToPhone(id: 1, suffix: "+b"))
+        let (gate, sending) = await firstSendsHeld()
+
+        let second = second
+        let purging = Task { try await second.purge() }
+        // NB: what the purge waits for sends no signal of its own until it is let go.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !second.claims.isPurging, ContinuousClock.now < deadline { await Task.yield() }
+        try #require(second.claims.isPurging)
+        gate.release()
+        await sending.value
+        try await purging.value
+
+        #expect(await server.phone(of: 1) == "one+a", "the send under way answered, and \"+b\" never went")
+        #expect(await server.keys.count == 1)
+        #expect(try await store.element(id: 1)?.phone == "one+a", "what the server holds: the answer was kept")
+        #expect(try await first.pendingCount() == 0)
+        await first.send()
+        #expect(await server.keys.count == 1)
     }
 }

@@ -163,17 +163,24 @@ extension DiskCache {
     /// Removes every mutation of elements of `type` from the outbox (set aside too), in one
     /// transaction: each element they edited shows its server value again.
     ///
-    /// - Returns: The version and the shown value of each element that is stored.
-    func removeAllMutations(type: String, writtenAt: Date) async throws -> (version: UInt64, shown: [Data]) {
+    /// - Returns: The version, the shown value of each element that is stored, and the last
+    ///   sequence removed (`nil`: none).
+    func removeAllMutations(type: String, writtenAt: Date) async throws
+        -> (version: UInt64, shown: [Data], lastSequence: Int?)
+    {
         try await writeFault?("outbox|\(type)")
         return try database.transaction(operation: "write the outbox in") {
             let version = try advanceVersion()
             let select = try database.prepare(
-                "SELECT DISTINCT element_id FROM content_loading_outbox WHERE element_type = ?",
+                "SELECT element_id, max(sequence) FROM content_loading_outbox WHERE element_type = ? GROUP BY element_id",
                 operation: "write the outbox in")
             try select.bind(type, at: 1)
             var ids: [String] = []
-            while try select.step() { ids.append(select.text(at: 0) ?? "") }
+            var lastSequence: Int?
+            while try select.step() {
+                ids.append(select.text(at: 0) ?? "")
+                lastSequence = max(lastSequence ?? 0, select.int(at: 1))
+            }
             let delete = try database.prepare(
                 "DELETE FROM content_loading_outbox WHERE element_type = ?", operation: "write the outbox in")
             try delete.bind(type, at: 1)
@@ -182,7 +189,7 @@ extension DiskCache {
                 guard let base = try base(type: type, id: id) else { return nil }
                 return try showPending(type: type, id: id, base: base, version: version, writtenAt: writtenAt)
             }
-            return (version, shown)
+            return (version, shown, lastSequence)
         }
     }
 

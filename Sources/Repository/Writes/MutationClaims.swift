@@ -35,12 +35,18 @@ final class MutationClaims: Sendable {
         var runs: Set<Int> = []
         /// The mutations that left the queue while a run that began before was going: when each left.
         var retired: [Int: Int] = [:]
+        /// The last mutation a purge removed (every one up to it went), and when.
+        var retiredThrough: (sequence: Int, clock: Int)?
         /// The conflicts held for the app, by sequence: the outbox that holds each.
         var held: [Int: ObjectIdentifier] = [:]
         /// The outboxes turned away since the last mutation was let go.
         var turnedAway: [ObjectIdentifier: Owner] = [:]
         /// The calls waiting for a claimed mutation to be let go, by sequence.
         var letGoWaiters: [Int: [CheckedContinuation<Bool, Never>]] = [:]
+        /// How many purges are going: while one is, nothing is claimed.
+        var purges = 0
+        /// The purges waiting for every claimed mutation to be let go.
+        var purgeWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Locked(State())
@@ -48,9 +54,9 @@ final class MutationClaims: Sendable {
     /// Claims mutation `sequence` for `owner`: free and not held by another outbox.
     func claim(_ sequence: Int, for owner: Owner) -> Claim {
         state.withLock { state in
-            if state.retired[sequence] != nil { return .retired }
+            if state.retired[sequence] != nil || sequence <= state.retiredThrough?.sequence ?? -1 { return .retired }
             let heldByAnother = state.held[sequence].map { $0 != owner.id } ?? false
-            guard !heldByAnother, state.claimed.insert(sequence).inserted else {
+            guard state.purges == 0, !heldByAnother, state.claimed.insert(sequence).inserted else {
                 state.turnedAway[owner.id] = owner
                 return .taken
             }
@@ -87,6 +93,16 @@ final class MutationClaims: Sendable {
         }
     }
 
+    /// Marks every mutation up to `sequence` as gone from the queue (a purge removed them), as
+    /// ``retire(_:)`` does one.
+    func retire(through sequence: Int) {
+        state.withLock { state in
+            guard !state.runs.isEmpty else { return }
+            state.clock += 1
+            state.retiredThrough = (max(sequence, state.retiredThrough?.sequence ?? sequence), state.clock)
+        }
+    }
+
     /// Begins a run of a queue, before it reads the pending mutations; returns what ends it.
     func beginRun() -> Int {
         state.withLock { state in
@@ -103,9 +119,31 @@ final class MutationClaims: Sendable {
             state.runs.remove(run)
             let oldest = state.runs.min() ?? .max
             state.retired = state.retired.filter { $0.value > oldest }
+            if let through = state.retiredThrough, through.clock <= oldest { state.retiredThrough = nil }
         }
     }
 
+    /// Begins a purge (an outbox emptying the queue): from now on nothing is claimed, and this
+    /// returns once every mutation claimed is let go (its send answered).
+    func beginPurge() async {
+        await withCheckedContinuation { continuation in
+            let isIdle = state.withLock { state -> Bool in
+                state.purges += 1
+                guard !state.claimed.isEmpty else { return true }
+                state.purgeWaiters.append(continuation)
+                return false
+            }
+            if isIdle { continuation.resume() }
+        }
+    }
+
+    /// Ends a purge: the outboxes turned away meanwhile run their queues again.
+    func endPurge() {
+        wakeTurnedAway { $0.purges -= 1 }
+    }
+
+    /// Whether a purge is going (for tests).
+    var isPurging: Bool { state.withLock { $0.purges > 0 } }
     /// How many retired mutations are remembered (for tests).
     var retiredCount: Int { state.withLock { $0.retired.count } }
     /// How many calls wait for mutation `sequence` to be let go (for tests).
@@ -126,13 +164,16 @@ final class MutationClaims: Sendable {
     /// Changes the state as `change` says, then (outside the lock) resumes the calls waiting for
     /// mutation `sequence` to be let go, and wakes the outboxes turned away.
     private func wakeTurnedAway(lettingGo sequence: Int? = nil, after change: (inout State) -> Void) {
-        let (waiters, woken) = state.withLock { state in
+        let (waiters, purges, woken) = state.withLock { state in
             change(&state)
             let waiters = sequence.flatMap { state.letGoWaiters.removeValue(forKey: $0) } ?? []
+            var purges: [CheckedContinuation<Void, Never>] = []
+            if state.claimed.isEmpty { swap(&purges, &state.purgeWaiters) }
             defer { state.turnedAway = [:] }
-            return (waiters, Array(state.turnedAway.values))
+            return (waiters, purges, Array(state.turnedAway.values))
         }
         for waiter in waiters { waiter.resume(returning: true) }
+        for purge in purges { purge.resume() }
         for owner in woken { owner.wake() }
     }
 }

@@ -60,9 +60,10 @@ extension Outbox {
     /// pending mutation back (and removes those set aside); each element shows its server
     /// value. The queue stays paused or not as it was.
     ///
-    /// It waits for this outbox's sends. With another outbox over the connection, pause that
-    /// one first: a mutation it is sending meanwhile reaches the server, and its answer, after
-    /// the purge, changes nothing in the file.
+    /// It waits for the sends of every outbox over the connection, and none starts another
+    /// until it is done. An outbox over another connection to the file (an app extension's)
+    /// may still send a mutation meanwhile: its answer, after the purge, changes nothing in the
+    /// file.
     ///
     /// - Throws: ``CacheError`` naming the file when it cannot be written: then nothing changed.
     public func purge() async throws {
@@ -72,6 +73,9 @@ extension Outbox {
         }
         defer { if !wasPaused { paused.withLock { $0 = false } } }
         await run.withLock { $0.task }?.value
+        // NB: and for the sends of the other outboxes over the connection, which start no more.
+        await claims.beginPurge()
+        defer { claims.endPurge() }
         let heldSequences = held.withLock { held in
             defer { held.removeAll() }
             return Array(held.keys)
@@ -81,6 +85,8 @@ extension Outbox {
             try await store.versions.sharing {
                 let writtenAt = store.now()
                 let removed = try await store.disk.removeAllMutations(type: store.type, writtenAt: writtenAt)
+                // NB: a run of another outbox that read them before skips them once the purge ends.
+                if let last = removed.lastSequence { claims.retire(through: last) }
                 for shown in removed.shown {
                     await share(shown, version: removed.version, writtenAt: writtenAt, origin: .remote)
                 }
