@@ -119,8 +119,12 @@ struct OutboxSharedStoreTests {
             await first.send()
             await second.send()
         }
-        // NB: a queue woken by the other's let-go may still be sending when the other's run ends.
-        for _ in 0..<100 where try await first.pendingCount() > 0 { await first.send() }
+        // NB: a queue woken by the other's let-go may still be sending when the other's run
+        // ends; `send()` waits for a run under way.
+        for _ in 0..<100 where try await first.pendingCount() > 0 {
+            await first.send()
+            await second.send()
+        }
         #expect(try await first.pendingCount() == 0)
         #expect(await server.keys.count == suffixes.count, "each sent once")
         #expect(await server.phone(of: 1) == "one" + suffixes.joined(), "in the order performed")
