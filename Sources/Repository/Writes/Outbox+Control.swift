@@ -81,6 +81,7 @@ extension Outbox {
             return Array(held.keys)
         }
         claims.endHolds(heldSequences)
+        failedForNow.withLock { $0.removeAll() }
         do {
             try await store.versions.sharing {
                 let writtenAt = store.now()
