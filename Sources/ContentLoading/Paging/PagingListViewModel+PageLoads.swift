@@ -90,6 +90,15 @@ extension PagingListViewModel {
     ) -> Bool {
         let direction = load.direction
         guard isCurrent(load), var list = storedState.content, list.origin === load.origin else { return false }
+        // NB: a cursor that leads back to a page the list holds would load the pages from there for ever.
+        if let onward = direction == .next ? page.nextCursor : page.previousCursor,
+            list.holdsRecentPage(requestedAt: onward, at: direction)
+        {
+            let repeated = RepeatedCursorError(
+                cursor: "\(onward)", loadedAt: request.cursor.map { "\($0)" }, isNextCursor: direction == .next)
+            pageFailed(repeated, by: load)
+            return false
+        }
         let droppedOtherEnd: Bool
         switch direction {
         case .next: droppedOtherEnd = list.append(page, requested: request, window: pageWindow, key: deduplicationKey)

@@ -59,4 +59,46 @@ struct RepeatedCursorTests {
         #expect(model.nextPageState == .endReached)
         #expect(model.previousPageState == .endReached)
     }
+
+    @Test func aCursorThatLeadsBackToAPageTheListHoldsFailsThePage() async throws {
+        // NB: "b" goes on to "c", and "c" back to "b".
+        let model = PagingListViewModel<Void, Item, String>(deduplicatingBy: { $0.id }) { _, cursor in
+            switch cursor {
+            case nil: Page(items: [Item(id: 0)], nextCursor: "b")
+            case "b": Page(items: [Item(id: 1)], nextCursor: "c")
+            default: Page(items: [Item(id: 2)], previousCursor: "c", nextCursor: "b")
+            }
+        }
+        await model.refresh().completed()
+        var loads = 0
+        while model.nextPageState == .idle, loads < 10 {
+            await model.loadNextPage().settled()
+            loads += 1
+        }
+        #expect(loads == 2)
+        let repeated = RepeatedCursorError(cursor: "b", loadedAt: "c", isNextCursor: true)
+        #expect(model.nextPageState == .failed(repeated))
+        #expect(
+            repeated.description
+                == "the page loaded at cursor c gives b as its next cursor, that of a page the list holds: "
+                + "loading on would load the pages from there again")
+        #expect(model.items.map(\.id) == [0, 1], "nothing of the page added")
+    }
+
+    @Test func aPreviousCursorThatLeadsBackToAPageTheListHoldsFailsThePreviousPage() async throws {
+        // NB: opened in the middle: the initial page goes back to "a", "a" back to "b", "b" to "a".
+        let model = PagingListViewModel<Void, Item, String> { _, cursor in
+            switch cursor {
+            case nil: Page(items: [Item(id: 10)], previousCursor: "a", nextCursor: nil)
+            case "a": Page(items: [Item(id: 9)], previousCursor: "b", nextCursor: nil)
+            default: Page(items: [Item(id: 8)], previousCursor: "a", nextCursor: nil)
+            }
+        }
+        await model.refresh().completed()
+        await model.loadPreviousPage().settled()
+        await model.loadPreviousPage().settled()
+        let repeated = RepeatedCursorError(cursor: "a", loadedAt: "b", isNextCursor: false)
+        #expect(model.previousPageState == .failed(repeated))
+        #expect(model.items.map(\.id) == [9, 10])
+    }
 }
