@@ -21,14 +21,21 @@ struct RepeatedCursorTests {
         }
     }
 
-    @Test func aNextCursorThatRepeatsFailsThePageAndEndsALoopThatPagesToTheEnd() async throws {
-        let model = Self.pager(repeating: "b")
+    /// Refreshes `model`, then loads next pages while its next page is `idle` (at most 10);
+    /// returns how many it loaded.
+    static func refreshedAndPagedToTheEnd(_ model: PagingListViewModel<Void, Item, String>) async -> Int {
         await model.refresh().completed()
         var loads = 0
         while model.nextPageState == .idle, loads < 10 {
             await model.loadNextPage().settled()
             loads += 1
         }
+        return loads
+    }
+
+    @Test func aNextCursorThatRepeatsFailsThePageAndEndsALoopThatPagesToTheEnd() async throws {
+        let model = Self.pager(repeating: "b")
+        let loads = await Self.refreshedAndPagedToTheEnd(model)
         #expect(loads == 1)
         #expect(model.nextPageState == .failed(RepeatedCursorError(cursor: "b", isNextCursor: true)))
         #expect(model.items.map(\.id) == [10, 11], "nothing of the page added; the first page kept")
@@ -69,12 +76,7 @@ struct RepeatedCursorTests {
             default: Page(items: [Item(id: 2)], previousCursor: "c", nextCursor: "b")
             }
         }
-        await model.refresh().completed()
-        var loads = 0
-        while model.nextPageState == .idle, loads < 10 {
-            await model.loadNextPage().settled()
-            loads += 1
-        }
+        let loads = await Self.refreshedAndPagedToTheEnd(model)
         #expect(loads == 2)
         let repeated = RepeatedCursorError(cursor: "b", loadedAt: "c", isNextCursor: true)
         #expect(model.nextPageState == .failed(repeated))
