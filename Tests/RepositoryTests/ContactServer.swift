@@ -103,6 +103,17 @@ actor ContactServer {
         return held
     }
 
+    /// Resumes `outbox` with its first request held here; returns the gate and the resume
+    /// (which returns once the outbox's queue has stopped), once the request waits.
+    nonisolated func resumeWithFirstRequestHeld(_ outbox: Outbox<ElementStoreTests.Contact, ContactServer>) async
+        -> (PagedCatalog.Gate, Task<Void, Never>)
+    {
+        let gate = holdNextRequest()
+        let resuming = Task { await outbox.resume() }
+        await gate.requested()
+        return (gate, resuming)
+    }
+
     /// Stores `contact` under idempotency `key` when `ifMatch` (when given) is its entity tag;
     /// throws ``Unreachable`` offline, ``Stale`` for another entity tag, ``Refused`` when
     /// `rejecting` (or nothing is sent).

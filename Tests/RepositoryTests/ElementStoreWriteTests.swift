@@ -2,6 +2,7 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The write path of records: a fetch that started before an element save keeps the save; a
@@ -114,8 +115,7 @@ struct ElementStoreWriteTests {
         // NB: a task whose work is done may still be letting go of what it held (on a busy
         // machine the test got here first, under TSan beside another test process); a cycle
         // never lets go. So this waits, yielding, for up to 10 s.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while droppedStore != nil || droppedDisk != nil, ContinuousClock.now < deadline { await Task.yield() }
+        _ = await yieldUntil { droppedStore == nil && droppedDisk == nil }
         #expect(droppedStore == nil, "the store's listeners hold nothing that holds the store")
         #expect(droppedDisk == nil)
     }

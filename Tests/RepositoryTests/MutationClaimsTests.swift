@@ -1,5 +1,6 @@
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 @testable import ContentLoadingRepository
@@ -111,7 +112,7 @@ struct MutationClaimsTests {
         #expect(claims.claim(1, for: first.owner) == .claimed)
         let claims = claims
         let purging = Task { await claims.beginPurge() }
-        try await untilTrue { claims.isPurging }
+        try #require(await yieldUntil { claims.isPurging })
         #expect(claims.claim(2, for: second.owner) == .taken, "none starts meanwhile")
         claims.release(1)
         await purging.value
@@ -127,7 +128,7 @@ struct MutationClaimsTests {
         #expect(claims.claim(1, for: first.owner) == .claimed)
         let claims = claims
         let waiting = Task { await claims.letGo(1) }
-        try await untilTrue { claims.letGoWaiterCount(1) == 1 }
+        try #require(await yieldUntil { claims.letGoWaiterCount(1) == 1 })
         claims.release(1)
         #expect(await waiting.value)
         #expect(claims.letGoWaiterCount(1) == 0)
@@ -147,16 +148,9 @@ struct MutationClaimsTests {
         #expect(outbox.claim(pending.sequence) == .claimed)
         outbox.waitForRetry(pending, CancellationError())
         let cancelling = Task { try await outbox.cancel(pending) }
-        try await untilTrue { outbox.claims.letGoWaiterCount(pending.sequence) == 1 }
+        try #require(await yieldUntil { outbox.claims.letGoWaiterCount(pending.sequence) == 1 })
         outbox.release(pending.sequence)
         #expect(try await cancelling.value, "cancelled, not \"being sent\"")
         #expect(try await store.element(id: 1)?.phone == "one")
-    }
-
-    /// Yields until `condition` holds, for up to 10 s (what it waits for sends no signal).
-    func untilTrue(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition(), ContinuousClock.now < deadline { await Task.yield() }
-        try #require(condition())
     }
 }

@@ -50,16 +50,6 @@ struct OutboxAcrossConnectionsTests {
             isPaused: true)
     }
 
-    /// Resumes the app's outbox with its first request held at the server; returns the gate and
-    /// the resume, once the request waits.
-    func appsSendHeld() async -> (PagedCatalog.Gate, Task<Void, Never>) {
-        let gate = server.holdNextRequest()
-        let outbox = outbox
-        let held = Task { await outbox.resume() }
-        await gate.requested()
-        return (gate, held)
-    }
-
     /// Contact 1's phone as a launch over the file reads it.
     func phoneAfterRelaunch() async throws -> String? {
         try await ElementStore<Contact>(disk: try DiskCache(.file(path: path))).element(id: 1)?.phone
@@ -116,7 +106,7 @@ struct OutboxAcrossConnectionsTests {
         try await lists(over: app).refresh("all")
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
         let otherOutbox = otherOutbox()
-        let (gate, held) = await appsSendHeld()
+        let (gate, held) = await server.resumeWithFirstRequestHeld(outbox)
 
         await otherOutbox.resume()
         try await otherOutbox.perform(AppendToPhone(id: 1, suffix: "+b"))
@@ -141,7 +131,7 @@ struct OutboxAcrossConnectionsTests {
         await server.setPhone(of: 1, to: "ONE")
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "client"))
         let otherOutbox = otherOutbox()
-        let (gate, held) = await appsSendHeld()
+        let (gate, held) = await server.resumeWithFirstRequestHeld(outbox)
 
         await otherOutbox.resume()
         #expect(await server.phone(of: 1) == "ONE+a", "sent again under a new key, over the server's value")

@@ -1,5 +1,6 @@
 import ContentLoading
 import Foundation
+import KitTestSupport
 import Testing
 
 @testable import ContentLoadingRepository
@@ -34,19 +35,9 @@ struct OutboxSharedStoreTests {
             isPaused: true)
     }
 
-    /// Resumes the first outbox with its first request held at the server; returns the gate and
-    /// the resume, which returns once the first outbox's queue has stopped.
-    func firstSendsHeld() async -> (PagedCatalog.Gate, Task<Void, Never>) {
-        let gate = server.holdNextRequest()
-        let first = first
-        let sending = Task { await first.resume() }
-        await gate.requested()
-        return (gate, sending)
-    }
-
     @Test func aMutationBeingSentByOneOutboxIsNotSentByTheOther() async throws {
         try await first.perform(AppendToPhone(id: 1, suffix: "+a"))
-        let (gate, sending) = await firstSendsHeld()
+        let (gate, sending) = await server.resumeWithFirstRequestHeld(first)
 
         await second.resume()
         #expect(await server.keys.isEmpty, "the second outbox's queue left it to the first")
@@ -61,7 +52,7 @@ struct OutboxSharedStoreTests {
 
     @Test func aMutationTheOtherOutboxPerformedMeanwhileIsSentAfterTheOneBeforeIt() async throws {
         try await first.perform(AppendToPhone(id: 1, suffix: "+a"))
-        let (gate, sending) = await firstSendsHeld()
+        let (gate, sending) = await server.resumeWithFirstRequestHeld(first)
         await second.resume()
         var events = second.outcomes.makeAsyncIterator()
 
@@ -147,9 +138,7 @@ struct OutboxSharedStoreTests {
             dropped = held
         }
         // NB: a task whose work is done may still be letting go of the outbox.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while dropped != nil, ContinuousClock.now < deadline { await Task.yield() }
-        #expect(dropped == nil)
+        #expect(await yieldUntil { dropped == nil })
 
         var events = second.outcomes.makeAsyncIterator()
         await second.resume()
@@ -164,14 +153,12 @@ struct OutboxSharedStoreTests {
     @Test func aPurgeWaitsForTheOtherOutboxsSendAndNoneStartsMeanwhile() async throws {
         try await first.perform(AppendToPhone(id: 1, suffix: "+a"))
         try await first.perform(AppendToPhone(id: 1, suffix: "+b"))
-        let (gate, sending) = await firstSendsHeld()
+        let (gate, sending) = await server.resumeWithFirstRequestHeld(first)
 
         let second = second
         let purging = Task { try await second.purge() }
         // NB: what the purge waits for sends no signal of its own until it is let go.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !second.claims.isPurging, ContinuousClock.now < deadline { await Task.yield() }
-        try #require(second.claims.isPurging)
+        try #require(await yieldUntil { second.claims.isPurging })
         gate.release()
         await sending.value
         try await purging.value

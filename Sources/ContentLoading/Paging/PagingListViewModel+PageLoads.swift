@@ -58,8 +58,6 @@ extension PagingListViewModel {
             defer { settle.resolve(()) }
             do {
                 let served = try await loadPage(input, request.cursor)
-                // NB: a page that sends the list back to its own cursor would be loaded for ever.
-                try RepeatedCursorError.check(served.page, loadedAt: request.cursor, direction: direction)
                 guard let self else { return }
                 let added = self.add(served.page, requested: request, by: load, heardSince: heard)
                 // NB: what of the page could not be served is an error beside the list that shows the page.
@@ -90,9 +88,10 @@ extension PagingListViewModel {
     ) -> Bool {
         let direction = load.direction
         guard isCurrent(load), var list = storedState.content, list.origin === load.origin else { return false }
-        // NB: a cursor that leads back to a page the list holds would load the pages from there for ever.
+        // NB: a cursor that leads back to this page, or to a page the list holds, would load the
+        // pages from there for ever.
         if let onward = direction == .next ? page.nextCursor : page.previousCursor,
-            list.holdsRecentPage(requestedAt: onward, at: direction)
+            list.leadsBack(onward, from: request, at: direction)
         {
             let repeated = RepeatedCursorError(
                 cursor: "\(onward)", loadedAt: request.cursor.map { "\($0)" }, isNextCursor: direction == .next)

@@ -1,5 +1,3 @@
-import ContentLoadingSupport
-
 /// A page gave the cursor it was loaded with as the cursor to go on from, or the cursor of one
 /// of the last pages the list holds at that end: loading on would load the same pages again,
 /// for ever. The page load fails with it (``NextPageState/failed(_:)``, at whichever end it was
@@ -42,17 +40,5 @@ public struct RepeatedCursorError: Error, Sendable, Hashable, CustomStringConver
         }
         return "the page loaded at cursor \(loadedAt) \(gives), that of a page the list holds: "
             + "loading on would load the pages from there again"
-    }
-
-    /// Throws when `page`, loaded at `cursor` to extend a list at `direction`'s end, gives
-    /// `cursor` again as the cursor to go on that way. The initial page (no cursor) and
-    /// cursors that are not `Equatable` pass.
-    static func check<Element, Cursor>(
-        _ page: Page<Element, Cursor>, loadedAt cursor: Cursor?, direction: PagingDirection
-    ) throws {
-        guard let cursor, let onward = direction == .next ? page.nextCursor : page.previousCursor,
-            isSame(cursor, onward)
-        else { return }
-        throw RepeatedCursorError(cursor: "\(cursor)", isNextCursor: direction == .next)
     }
 }
