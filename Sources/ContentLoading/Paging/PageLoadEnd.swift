@@ -28,6 +28,8 @@ final class PageLoadEnd<Element: Sendable, Cursor: Sendable> {
     /// overtaken by a later one at this end of the same list, finds its number stale and its
     /// page, late, is not applied.
     var loadNumber = 0
+    /// The chain of pages loaded at this end, watched for a cursor that comes back.
+    var cursorCycle = CursorCycle<Cursor>()
     /// The state last published (observers and ``states`` have seen it).
     var published = NextPageState.idle
     /// Shared with `deinit`, which is not on the main actor.

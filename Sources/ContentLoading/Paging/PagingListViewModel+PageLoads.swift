@@ -88,10 +88,11 @@ extension PagingListViewModel {
     ) -> Bool {
         let direction = load.direction
         guard isCurrent(load), var list = storedState.content, list.origin === load.origin else { return false }
-        // NB: a cursor that leads back to this page, or to a page the list holds, would load the
-        // pages from there for ever.
+        // NB: a cursor that leads back to this page, to a page the list holds or to one loaded
+        // before it at this end would load the pages from there for ever.
         if let onward = direction == .next ? page.nextCursor : page.previousCursor,
             list.leadsBack(onward, from: request, at: direction)
+                || end(direction).cursorCycle.repeats(onward, givenByPageAt: request.cursor, of: list.origin)
         {
             let repeated = RepeatedCursorError(
                 cursor: "\(onward)", loadedAt: request.cursor.map { "\($0)" }, isNextCursor: direction == .next)

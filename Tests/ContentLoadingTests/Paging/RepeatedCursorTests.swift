@@ -82,7 +82,7 @@ struct RepeatedCursorTests {
         #expect(model.nextPageState == .failed(repeated))
         #expect(
             repeated.description
-                == "the page loaded at cursor c gives b as its next cursor, that of a page the list holds: "
+                == "the page loaded at cursor c gives b as its next cursor, that of a page loaded before it: "
                 + "loading on would load the pages from there again")
         #expect(model.items.map(\.id) == [0, 1], "nothing of the page added")
     }
