@@ -8,8 +8,8 @@ import Testing
 
 /// Records under interleaved work: element saves and removals, server changes, fetches of two
 /// overlapping lists and of details (answered 304 when nothing changed), list removals, and a
-/// persisted paging list loading pages at both ends through a window and refreshing,
-/// run a few at a time at random, with a relaunch now and then (everything made again over
+/// persisted paging list loading pages at both ends through a window and refreshing (after
+/// some relaunches asking for every stored page again as it joins), run a few at a time at random, with a relaunch now and then (everything made again over
 /// the file, the feed opened from its stored pages). After every step each reader (the paging model, a list, a
 /// detail) shows, for every id it holds, the element row the file holds (the latest write),
 /// and the stored pages are contiguous.
@@ -43,7 +43,8 @@ struct RecordsInterleavingTests {
             // NB: now and then a relaunch: everything made again over the file, the feed opened
             // from its stored pages.
             if Int.random(in: 0..<50, using: &random) == 0 {
-                world = try World(launchingOver: path, catalog: catalog)
+                world = try World(
+                    launchingOver: path, catalog: catalog, revalidatingPages: Bool.random(using: &random))
                 await world.feed.refresh().completed()
             }
             let (store, lists, details, feed) = (world.store, world.lists, world.details, world.feed)
@@ -96,8 +97,9 @@ struct RecordsInterleavingTests {
         let catalog: PagedCatalog
 
         /// A launch over the file at `path`: the store, its lists and details (fetched
-        /// conditionally: what the server has not changed since is a 304), and the feed.
-        @MainActor init(launchingOver path: String, catalog: PagedCatalog) throws {
+        /// conditionally: what the server has not changed since is a 304), and the feed (which,
+        /// `revalidatingPages`, asks for every stored page again as it joins the list).
+        @MainActor init(launchingOver path: String, catalog: PagedCatalog, revalidatingPages: Bool = false) throws {
             self.catalog = catalog
             store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
             // NB: two lists: "first" holds the first 6 contacts, "all" every one (each id in two).
@@ -109,7 +111,9 @@ struct RecordsInterleavingTests {
             }
             feed = PagingListViewModel(
                 pageWindow: 3,
-                source: .persisted(in: store, key: "feed") { cursor, validators in
+                source: .persisted(
+                    in: store, key: "feed", revalidatingPagesOlderThan: revalidatingPages ? .zero : nil
+                ) { cursor, validators in
                     try await catalog.page(cursor, validators: validators)
                 })
         }

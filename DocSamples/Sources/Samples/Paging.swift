@@ -48,7 +48,7 @@ public enum Paging {
     }
     // end sample
 
-    // sample: Sources/ContentLoading/ContentLoading.docc/Paging.md#4
+    // sample: Sources/ContentLoading/ContentLoading.docc/Paging.md#5
     @MainActor func keepPlace(of post: Post, in model: FeedModel) async {
         model.anchor = post.id                     // the row the reader is looking at, from its onAppear
         await model.refresh("swift").completed()   // new posts above it: it keeps its index
@@ -75,6 +75,29 @@ public enum Paging {
         await feed.refresh().completed()   // the stored first page at once (offline too), then the server's
         try await contacts.save(edited)    // one row: the feed, its stored pages and every list holding it show it
         // end sample
+        return feed
+    }
+
+    /// A server of contacts in pages that answers "not modified" to a page's entity tag.
+    public protocol ContactPagesIfChangedAPI: Sendable {
+        func contacts(after cursor: String?, ifNoneMatch entityTag: String?) async throws
+            -> FetchResult<Page<Contact, String>>
+    }
+
+    /// The sample of stored pages asked for again after an hour: the feed over the file at
+    /// `cachePath`, refreshed and paged to its end.
+    @MainActor public static func revalidating(api: some ContactPagesIfChangedAPI, cachePath: String) async throws
+        -> PagingListViewModel<Void, Contact, String>
+    {
+        let contacts = ElementStore<Contact>(disk: try DiskCache(.file(path: cachePath)))
+        // sample: Sources/ContentLoading/ContentLoading.docc/Paging.md#4
+        let feed = PagingListViewModel(
+            source: .persisted(in: contacts, key: "feed", revalidatingPagesOlderThan: .seconds(3_600)) { cursor, validators in
+                try await api.contacts(after: cursor, ifNoneMatch: validators.entityTag)
+            })
+        // end sample
+        await feed.refresh().completed()
+        while feed.nextPageState == .idle { await feed.loadNextPage().settled() }
         return feed
     }
 }

@@ -31,20 +31,32 @@ extension PagingSource where Element: Codable, Element.ID: CacheKey, Cursor: Cod
     ///   decode or is missing, an id another page of the list holds) is a ``CacheError``
     ///   naming the list and the id, beside the rest of the page, which joins the list.
     ///
+    /// - A stored page beyond the initial page joins the list as stored, however old, unless
+    ///   `maxAge` is given: one fetched longer ago than that (on the store's clock) is asked of
+    ///   the source again when it joins the list, with the validators stored with it. "Not
+    ///   modified" serves it as stored and writes nothing; a page the source gives is stored in
+    ///   its place (a page whose ids or onward cursor changed takes the stored pages beyond it
+    ///   with it, so those are fetched too); when the source cannot be reached, the stored page
+    ///   joins the list with the error beside it.
+    ///
     /// - Parameters:
     ///   - store: The store the pages' elements live in; its file keeps the pages.
     ///   - key: The name in the store of the list an input loads. Inputs with one name share
     ///     their stored pages.
+    ///   - maxAge: How old a stored page beyond the initial page may be and still join the
+    ///     list without a request. Defaults to `nil`: any age (the initial page is asked for at
+    ///     every refresh).
     ///   - pagesIfChanged: Fetches the page of an input at a cursor (`nil`: the initial page),
-    ///     or answers "not modified" when the validators (of the stored initial page; empty
-    ///     otherwise) are current.
+    ///     or answers "not modified" when the validators (of the stored page asked for again:
+    ///     the initial page, or one older than `maxAge`; empty otherwise) are current.
     public static func persisted(
         in store: ElementStore<Element>, key: @escaping @Sendable (Input) -> String,
+        revalidatingPagesOlderThan maxAge: Duration? = nil,
         pagesIfChanged:
             @escaping @Sendable (Input, Cursor?, Validators) async throws -> FetchResult<Page<Element, Cursor>>
     ) -> PagingSource {
         let pages: @Sendable (Input) -> PersistedPages<Element, Cursor> = { input in
-            PersistedPages(store: store, key: key(input)) { cursor, validators in
+            PersistedPages(store: store, key: key(input), maxAge: maxAge) { cursor, validators in
                 try await pagesIfChanged(input, cursor, validators)
             }
         }
@@ -65,11 +77,21 @@ extension PagingSource where Element: Codable, Element.ID: CacheKey, Cursor: Cod
     ///         try await api.search(query, after: cursor)
     ///     })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - store: The store the pages' elements live in; its file keeps the pages.
+    ///   - key: The name in the store of the list an input loads.
+    ///   - maxAge: How old a stored page beyond the initial page may be and still join the
+    ///     list without a request (see the `pagesIfChanged` variant). Defaults to `nil`: any age.
+    ///   - pages: Fetches the page of an input at a cursor (`nil`: the initial page).
     public static func persisted(
         in store: ElementStore<Element>, key: @escaping @Sendable (Input) -> String,
+        revalidatingPagesOlderThan maxAge: Duration? = nil,
         pages: @escaping @Sendable (Input, Cursor?) async throws -> Page<Element, Cursor>
     ) -> PagingSource {
-        persisted(in: store, key: key) { input, cursor, _ in .modified(try await pages(input, cursor), .none) }
+        persisted(in: store, key: key, revalidatingPagesOlderThan: maxAge) { input, cursor, _ in
+            .modified(try await pages(input, cursor), .none)
+        }
     }
 }
 
@@ -88,14 +110,18 @@ extension PagingSource where Input == Void, Element: Codable, Element.ID: CacheK
     /// - Parameters:
     ///   - store: The store the pages' elements live in; its file keeps the pages.
     ///   - key: The list's name in the store.
+    ///   - maxAge: How old a stored page beyond the initial page may be and still join the
+    ///     list without a request: an older one is asked of the source again, with its
+    ///     validators (see the variant with an input). Defaults to `nil`: any age.
     ///   - pagesIfChanged: Fetches the page at a cursor (`nil`: the initial page), or answers
-    ///     "not modified" when the validators (of the stored initial page; empty otherwise)
-    ///     are current.
+    ///     "not modified" when the validators (of the stored page asked for again: the initial
+    ///     page, or one older than `maxAge`; empty otherwise) are current.
     public static func persisted(
-        in store: ElementStore<Element>, key: String,
+        in store: ElementStore<Element>, key: String, revalidatingPagesOlderThan maxAge: Duration? = nil,
         pagesIfChanged: @escaping @Sendable (Cursor?, Validators) async throws -> FetchResult<Page<Element, Cursor>>
     ) -> PagingSource {
-        persisted(in: store, key: { _ in key }) { _, cursor, validators in try await pagesIfChanged(cursor, validators)
+        persisted(in: store, key: { _ in key }, revalidatingPagesOlderThan: maxAge) { _, cursor, validators in
+            try await pagesIfChanged(cursor, validators)
         }
     }
 
@@ -107,10 +133,20 @@ extension PagingSource where Input == Void, Element: Codable, Element.ID: CacheK
     ///     try await api.contacts(after: cursor)
     /// })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - store: The store the pages' elements live in; its file keeps the pages.
+    ///   - key: The list's name in the store.
+    ///   - maxAge: How old a stored page beyond the initial page may be and still join the
+    ///     list without a request: an older one is fetched again (see the variant with an
+    ///     input). Defaults to `nil`: any age.
+    ///   - pages: Fetches the page at a cursor (`nil`: the initial page).
     public static func persisted(
-        in store: ElementStore<Element>, key: String,
+        in store: ElementStore<Element>, key: String, revalidatingPagesOlderThan maxAge: Duration? = nil,
         pages: @escaping @Sendable (Cursor?) async throws -> Page<Element, Cursor>
     ) -> PagingSource {
-        persisted(in: store, key: key) { cursor, _ in .modified(try await pages(cursor), .none) }
+        persisted(in: store, key: key, revalidatingPagesOlderThan: maxAge) { cursor, _ in
+            .modified(try await pages(cursor), .none)
+        }
     }
 }

@@ -26,6 +26,9 @@ extension PersistedPages {
         var unreadable: CacheError?
         /// Whether the page was served without some of its elements before (their rows went).
         var isIncomplete = false
+        /// When the page was fetched, and the validators it came with (when it is stored).
+        var fetchedAt: Date?
+        var validators: Validators = .none
     }
 
     /// The page `cursor` loaded, as stored (see ``stored(_:)``), or, when its row does not
@@ -51,10 +54,15 @@ extension PersistedPages {
         } catch {
             return StoredRead(unreadable: await discarding(request, failure("decode", error)))
         }
-        guard let problem else { return StoredRead(served: (page, nil), isIncomplete: stored.isIncomplete) }
+        guard let problem else {
+            return StoredRead(
+                served: (page, nil), isIncomplete: stored.isIncomplete, fetchedAt: stored.fetchedAt,
+                validators: stored.validators)
+        }
         await store.removeRows(of: problem)
         try? await disk.markIncomplete(pageOf: listKey, request: request)
-        return StoredRead(served: (page, failure(problem.operation, problem)), isIncomplete: true)
+        return StoredRead(
+            served: (page, failure(problem.operation, problem)), isIncomplete: true, fetchedAt: stored.fetchedAt)
     }
 
     /// Removes the stored page `request` loaded, whose row does not read; returns `error`.

@@ -16,13 +16,17 @@ where Element.ID: CacheKey {
     /// The key the list's pages are stored under: `pages:[Element type]|key`.
     let listKey: String
     let fetch: Fetch
+    /// How old a stored page beyond the initial page may be and still join the list without a
+    /// request; `nil`: any age.
+    let maxAge: Duration?
     /// This list's identity, so it can tell its own writes among the store's changes.
     let origin = WriteOrigin()
 
-    init(store: ElementStore<Element>, key: String, fetch: @escaping Fetch) {
+    init(store: ElementStore<Element>, key: String, maxAge: Duration? = nil, fetch: @escaping Fetch) {
         self.store = store
         self.key = key
         listKey = store.pagesKey(key)
+        self.maxAge = maxAge
         self.fetch = fetch
     }
 
@@ -59,7 +63,10 @@ where Element.ID: CacheKey {
     /// error is the one thrown (the next attempt tells the fetch's).
     func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
         let read = try await read(cursor)
-        if let stored = read.served, !read.isIncomplete { return stored }
+        if let stored = read.served, !read.isIncomplete {
+            guard let cursor, isOld(read) else { return stored }
+            return try await revalidated(stored, at: cursor, direction, validators: read.validators)
+        }
         guard read.served != nil || read.unreadable != nil else { return try await fetched(cursor, direction) }
         do {
             let fetched = try await fetched(cursor, direction)
@@ -75,16 +82,11 @@ where Element.ID: CacheKey {
     /// The page at `cursor` from the source, stored next to the page whose cursor asked for it.
     private func fetched(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
         guard let cursor else { return try await refreshedInitialPage() ?? (Page(items: [], nextCursor: nil), nil) }
-        let started = await disk.startVersion(since: disk.latestVersion)
-        guard case .modified(let page, let validators) = try await fetch(cursor, .none) else {
+        // NB: asked without validators, "not modified" is an error (thrown), never `nil`.
+        guard let fetched = try await fetched(cursor, direction, validators: .none) else {
             throw UnexpectedNotModified(key: key)
         }
-        let request = try Self.encoded(cursor)
-        let written = try await write(
-            page, at: direction == .next ? .after(cursor: request) : .before(cursor: request), validators: validators,
-            keepingWritesAfter: started)
-        store.requestSucceeded()
-        return written
+        return fetched
     }
 
     /// The changes to `store`'s elements as a paging model over its lists hears them: every
@@ -117,7 +119,7 @@ where Element.ID: CacheKey {
     ///
     /// - Throws: A ``CacheError`` naming the list and the id when `page` holds an id twice (the
     ///   kit's rule for duplicate ids): nothing is written.
-    private func write(
+    func write(
         _ page: Page<Element, Cursor>, at placement: DiskCache.PagePlacement, validators: Validators,
         keepingWritesAfter started: UInt64
     ) async throws -> ServedPage<Element, Cursor> {

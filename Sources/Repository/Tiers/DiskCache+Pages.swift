@@ -173,19 +173,29 @@ extension DiskCache {
     // MARK: - Private
 
     /// The position a page placed by `placement` takes; `nil` when no stored page asks for it.
+    ///
+    /// A page asked for at one end may have been stored from the other: one the page window
+    /// dropped going forward and loads again going back was asked for by its previous page's
+    /// next cursor. So a page `.before(cursor:)` no stored page's previous cursor asks for
+    /// goes after the page whose next cursor does, and the other way round: next to the page
+    /// whose cursor leads to it, whichever end it is loaded at.
     private func position(of placement: PagePlacement, in listKey: String) throws -> Int? {
-        let (column, step, cursor): (String, Int, String)
+        let select = try database.prepare(
+            """
+            SELECT position + CASE WHEN next_cursor IS ?2 THEN 1 ELSE -1 END FROM content_loading_list_pages
+                WHERE list_key = ?1 AND (next_cursor IS ?2 OR previous_cursor IS ?2)
+                ORDER BY (next_cursor IS ?2) = ?3 DESC LIMIT 1
+            """, operation: "write the cache in")
+        let (cursor, isAfter): (String, Bool)
         switch placement {
         case .initial: return 0
-        case .after(let next): (column, step, cursor) = ("next_cursor", 1, next)
-        case .before(let previous): (column, step, cursor) = ("previous_cursor", -1, previous)
+        case .after(let next): (cursor, isAfter) = (next, true)
+        case .before(let previous): (cursor, isAfter) = (previous, false)
         }
-        let select = try database.prepare(
-            "SELECT position FROM content_loading_list_pages WHERE list_key = ? AND \(column) = ? LIMIT 1",
-            operation: "write the cache in")
         try select.bind(listKey, at: 1)
         try select.bind(cursor, at: 2)
-        return try select.step() ? select.int(at: 0) + step : nil
+        try select.bind(isAfter ? 1 : 0, at: 3)
+        return try select.step() ? select.int(at: 0) : nil
     }
 
     /// The ids among `ids` (of elements of `type`) that a stored page of list `listKey` other

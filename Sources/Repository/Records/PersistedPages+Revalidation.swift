@@ -1,0 +1,53 @@
+import ContentLoading
+import Foundation
+
+/// Stored pages asked of the source again: a page beyond the initial one older than the
+/// list's ``PersistedPages/maxAge``, with the validators stored with it.
+extension PersistedPages {
+    /// The page at `cursor` from the source, asked with `validators`, and stored in its place;
+    /// `nil` when the source answered "not modified" (nothing is written).
+    func fetched(_ cursor: Cursor, _ direction: PagingDirection, validators: Validators) async throws
+        -> ServedPage<Element, Cursor>?
+    {
+        let started = await disk.startVersion(since: disk.latestVersion)
+        let fetched: Validators
+        let page: Page<Element, Cursor>
+        switch try await fetch(cursor, validators) {
+        case .notModified where validators.isEmpty: throw UnexpectedNotModified(key: key)
+        case .notModified:
+            store.requestSucceeded()
+            return nil
+        case .modified(let modified, let validators): (page, fetched) = (modified, validators)
+        }
+        let request = try Self.encoded(cursor)
+        let written = try await write(
+            page, at: direction == .next ? .after(cursor: request) : .before(cursor: request), validators: fetched,
+            keepingWritesAfter: started)
+        store.requestSucceeded()
+        return written
+    }
+
+    /// Whether the stored page `read` found is older than ``maxAge`` on the store's clock (one
+    /// fetched after now, the clock gone back since, is: its age is unknown).
+    func isOld(_ read: StoredRead) -> Bool {
+        guard let maxAge, let fetchedAt = read.fetchedAt else { return false }
+        let seconds = store.now().timeIntervalSince(fetchedAt)
+        return seconds < 0 || .milliseconds(Int64(min(seconds * 1_000, 9e15))) >= maxAge
+    }
+
+    /// `stored`, the page at `cursor`, older than ``maxAge``: asked of the source with the
+    /// `validators` stored with it. "Not modified" serves it as stored (nothing is written); a
+    /// page the source gives is stored in its place. When the source cannot be asked (offline),
+    /// the stored page is served, with the error beside it.
+    func revalidated(
+        _ stored: ServedPage<Element, Cursor>, at cursor: Cursor, _ direction: PagingDirection, validators: Validators
+    ) async throws -> ServedPage<Element, Cursor> {
+        do {
+            return try await fetched(cursor, direction, validators: validators) ?? stored
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            return (stored.page, stored.problem ?? error)
+        }
+    }
+}
