@@ -31,6 +31,54 @@ extension PersistedPagingTests {
         #expect(try storedPageCount().count == 1, "stored again")
     }
 
+    /// A repository of lists over `store` whose list "all" holds every contact, fetched.
+    func listOfAll(over store: ElementStore<Contact>) async throws -> KeyedRepository<String, [Contact]> {
+        let catalog = catalog
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { _, validators in
+            catalog.first(12, validators: validators)
+        }
+        #expect(try await lists.refresh("all") == .updated)
+        return lists
+    }
+
+    /// A model paging on after its list's stored pages went fetches pages that have no place
+    /// to be stored; their elements that another list holds are written all the same, so that
+    /// list does not show an older copy than the model.
+    @Test func aPageWithNoPlaceIsNotStoredButUpdatesTheElementsAnotherListHolds() async throws {
+        let (store, feed) = try launch()
+        let lists = try await listOfAll(over: store)
+        await feed.refresh().completed()
+        try await store.removePages(of: "feed")
+        catalog.update(4, phone: "changed on the server")
+
+        await feed.loadNextPage().settled()
+        #expect(feed.items.map(\.id) == Array(0..<6))
+        #expect(feed.items.first { $0.id == 4 }?.phone == "changed on the server")
+        #expect(try storedPageCount().isEmpty, "no stored page asks for it: not stored")
+        #expect(try await store.element(id: 4)?.phone == "changed on the server", "the element another list holds")
+        let list = try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value
+        #expect(list?.first { $0.id == 4 }?.phone == "changed on the server")
+        #expect(try rows("SELECT count(*) FROM content_loading_elements") == ["12"], "no element added")
+    }
+
+    @Test func aRefreshOnItsWayWhenThePagesAreRemovedUpdatesTheElementsAnotherListHolds() async throws {
+        let (store, feed) = try launch()
+        let lists = try await listOfAll(over: store)
+        await feed.refresh().completed()
+        catalog.update(0, phone: "zero")
+        let gate = catalog.holdNextRequest()
+        let refresh = feed.refresh()
+        await gate.requested()
+        try await store.removePages(of: "feed")
+        gate.release()
+        await refresh.completed()
+
+        #expect(try storedPageCount().isEmpty, "the page is not stored")
+        #expect(try await store.element(id: 0)?.phone == "zero", "its element another list holds is")
+        let list = try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value
+        #expect(list?.first?.phone == "zero")
+    }
+
     @Test(arguments: [false, true])
     func aRefreshOnItsWayWhenThePagesAreRemovedDoesNotStoreItsPage(byPrefix: Bool) async throws {
         let (store, feed) = try launch()

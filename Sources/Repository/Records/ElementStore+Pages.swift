@@ -12,7 +12,9 @@ extension ElementStore {
     /// A model that opens the list next finds nothing stored and fetches its pages (storing them
     /// again); a model that shows the list keeps what it shows, and stores pages again from its
     /// next refresh. A refresh that was on its way when the pages were removed does not store its
-    /// page.
+    /// page, nor does a page that model loads before its next refresh (no stored page asks for
+    /// it); their elements that other lists or details hold are written all the same, so those
+    /// show what the model shows.
     ///
     /// ```swift
     /// try await contacts.removePages(of: "feed")   // the next feed opens from the server

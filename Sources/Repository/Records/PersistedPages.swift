@@ -111,8 +111,9 @@ where Element.ID: CacheKey {
 
     /// Stores `page` where `placement` puts it, with its elements, and shares them with every
     /// other list holding them. Returns the page as stored: an element saved after `started`
-    /// is kept in place of the fetched one. A page no stored page asks for any more, or that
-    /// `validators` say not to store, is returned as fetched, not stored.
+    /// is kept in place of the fetched one. A page no stored page asks for any more is not
+    /// stored, but its elements the file holds for other lists are written and shared all the
+    /// same; one that `validators` say not to store is returned as fetched, not stored.
     ///
     /// An id of `page` that another stored page of the list holds too is stored on both (the
     /// list shows it once, where it is first) and named in the problem returned.
@@ -137,7 +138,7 @@ where Element.ID: CacheKey {
         }
         return try await store.versions.sharing {
             let fetchedAt = store.now()
-            let written: (version: UInt64, kept: [String: Data], removed: Set<String>, onOtherPages: [String])?
+            let written: DiskCache.WrittenPage?
             do {
                 let elements = try store.encoded(page.items)
                 written = try await disk.writePage(
@@ -152,9 +153,11 @@ where Element.ID: CacheKey {
             guard let written else { return (page, nil) }
             var stored = page
             stored.items = store.keeping(written.kept, removing: written.removed, in: page.items)
+            // NB: of a page with no place, only the elements the file held were written.
+            let saved = written.elementsOnly.map { ids in stored.items.filter { ids.contains($0.id.persistentKey) } }
             await store.share(
                 ElementChange(
-                    saved: stored.items, version: written.version, writtenAt: fetchedAt,
+                    saved: saved ?? stored.items, version: written.version, writtenAt: fetchedAt,
                     source: (ObjectIdentifier(origin), listKey)))
             guard !written.onOtherPages.isEmpty else { return (stored, nil) }
             var problem = ElementRowsProblem(type: Element.self)

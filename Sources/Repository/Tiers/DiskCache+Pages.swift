@@ -125,22 +125,27 @@ extension DiskCache {
     /// membership rows, then its row. The stored pages beyond a cursor that changed go, and those
     /// beyond a page whose ids changed (see `dropPages`).
     ///
-    /// - Returns: The version, the stored data of the elements that were kept, by id, the ids
-    ///   left out as removed after `started` (see `DiskCache+Removals.swift`), and the ids of
-    ///   the page that another stored page of the list holds too; `nil` (nothing written) when
-    ///   no stored page asks for it (the list changed meanwhile), or the list's pages were
-    ///   removed after `started`.
+    /// When no stored page asks for it (the list's stored pages went meanwhile), or the list's
+    /// pages were removed after `started`, the page is not stored, but its elements that the
+    /// file holds (for other lists) are written, as any fetch's are: no reader is left showing
+    /// an older copy than the page shows.
+    ///
+    /// - Returns: What was written; `nil` (nothing written) when the page is not stored and the
+    ///   file holds none of its elements.
     /// - Throws: ``SQLiteError`` when the write fails (nothing changes).
     func writePage(
         _ ids: Data, previousCursor: String?, nextCursor: String?, elements: [EncodedElement], type: String,
         of listKey: String, at placement: PagePlacement, fetchedAt: Date, validators: Validators,
         keepingWritesAfter started: UInt64?
-    ) async throws -> (version: UInt64, kept: [String: Data], removed: Set<String>, onOtherPages: [String])? {
+    ) async throws -> WrittenPage? {
         try await writeFault?(listKey)
         return try database.transaction(operation: "write the cache in") {
-            guard let position = try position(of: placement, in: listKey) else { return nil }
-            // NB: the list's pages were removed since the fetch started: it does not store them again.
-            if let started, try pagesRemoved(listKey, type: type, after: started) { return nil }
+            // NB: the list's pages were removed since the fetch started: it does not store them
+            // again. Nor a page no stored page asks for. The elements other lists hold are written.
+            let isRemoved = try started.map { try pagesRemoved(listKey, type: type, after: $0) } ?? false
+            guard !isRemoved, let position = try position(of: placement, in: listKey) else {
+                return try writeHeldElements(elements, type: type, writtenAt: fetchedAt, keepingWritesAfter: started)
+            }
             let version = try advanceVersion()
             let written = try upsertElements(
                 elements, type: type, version: version, writtenAt: fetchedAt, keepingWritesAfter: started)
@@ -166,7 +171,9 @@ extension DiskCache {
             try insert.bind(fetchedAt.timeIntervalSince1970, at: 8)
             try Self.bind(validators, to: insert, at: 9)
             try insert.step()
-            return (version, written.kept, written.removed, onOtherPages)
+            return WrittenPage(
+                version: version, kept: written.kept, removed: written.removed, onOtherPages: onOtherPages,
+                elementsOnly: nil)
         }
     }
 
