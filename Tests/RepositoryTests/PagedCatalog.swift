@@ -25,6 +25,7 @@ final class PagedCatalog: Sendable {
         var requests: [String] = []
         var notModified = 0
         var gate: Gate?
+        var lastNewID = 0
     }
 
     let pageSize: Int
@@ -50,6 +51,16 @@ final class PagedCatalog: Sendable {
     var notModified: Int { state.withLock { $0.notModified } }
 
     func insert(_ contact: Contact, at index: Int) { state.withLock { $0.contacts.insert(contact, at: index) } }
+
+    /// Adds a contact with an id no contact has had, at `index`; returns its id.
+    @discardableResult
+    func insertNew(at index: Int, phone: String) -> Int {
+        state.withLock { state in
+            state.lastNewID = max(state.lastNewID, state.contacts.map(\.id).max() ?? 0) + 1
+            state.contacts.insert(Contact(id: state.lastNewID, phone: phone), at: min(index, state.contacts.count))
+            return state.lastNewID
+        }
+    }
 
     /// Changes contact `id`'s phone on the server.
     func update(_ id: Int, phone: String) {

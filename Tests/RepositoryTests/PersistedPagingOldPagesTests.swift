@@ -127,6 +127,18 @@ struct PersistedPagingOldPagesTests {
         #expect(feed.state.error == nil)
     }
 
+    @Test func aPageWhosePreviousCursorChangedKeepsThePagesBeforeIt() async throws {
+        _ = try await opened(pages: 2)
+        // NB: added right after contact 2: the page at "2" begins with it (another previous cursor).
+        catalog.insertNew(at: 3, phone: "new")
+        advance(by: 61)
+        let feed = try await opened(pages: 2)
+        #expect(feed.items.map(\.id) == [0, 1, 2, 12, 3, 4, 5, 6, 7])
+        #expect(
+            try rows("SELECT position || ' ' || ifnull(request, '-') FROM content_loading_list_pages ORDER BY position")
+                == [#"0 -"#, #"1 "2""#, #"2 "4""#], "the initial page stays; the page beyond went, and came again")
+    }
+
     @Test func aStoredPageFetchedAfterNowIsAskedForAgain() async throws {
         _ = try await opened(pages: 1)
         catalog.update(4, phone: "changed on the server")

@@ -8,9 +8,10 @@ import Testing
 
 /// Records under interleaved work: element saves and removals, server changes, fetches of two
 /// overlapping lists and of details (answered 304 when nothing changed), list removals, and a
-/// persisted paging list loading pages at both ends through a window, refreshing, and having
-/// its stored pages removed (it pages on with nowhere to store its pages), run a few at a time
-/// at random, with a relaunch now and then (everything made again over the file, the feed
+/// persisted paging list loading pages at both ends through a window, refreshing (keeping the
+/// reader's place), and having its stored pages removed (it pages on with nowhere to store its
+/// pages), contacts the server adds, and the server going off line, run a few at a time at
+/// random, with a relaunch now and then (everything made again over the file, the feed
 /// opened from its stored pages, and at some launches asking for every stored page again as it
 /// joins). After every step each reader (the paging model, a list, a detail) shows, for every
 /// id it holds, the element row the file holds (the latest write), and the stored pages are
@@ -53,8 +54,10 @@ struct RecordsInterleavingTests {
             }
             let (store, lists, details, feed) = (world.store, world.lists, world.details, world.feed)
             let launched = world
+            // NB: a server that went off line (operation 12) is back at the next step.
+            catalog.isOnline = true
             let operations = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                (Int.random(in: 0..<12, using: &random), Int.random(in: 0..<24, using: &random))
+                (Int.random(in: 0..<15, using: &random), Int.random(in: 0..<24, using: &random))
             }
             await withTaskGroup(of: Void.self) { group in
                 for (operation, id) in operations {
@@ -122,8 +125,8 @@ struct RecordsInterleavingTests {
                 })
         }
 
-        /// Runs operation `operation` (0…11) on contact `id`, at `step`; failures (a fetch of a
-        /// page whose cursor went) are part of the game.
+        /// Runs operation `operation` (0…14) on contact `id`, at `step`; failures (a fetch of a
+        /// page whose cursor went, a server off line) are part of the game.
         @MainActor func perform(_ operation: Int, on id: Int, at step: Int) async {
             switch operation {
             case 0, 1: _ = try? await store.save(Contact(id: id, phone: "saved \(step)"))
@@ -141,7 +144,12 @@ struct RecordsInterleavingTests {
                 // NB: the read has its value once the fetch stored it; the paging model and the
                 // lists get it as the fetch ends (a hop later).
                 await details.fetchSettled(id)
-            default: try? await store.removePages(of: "feed")
+            case 11: try? await store.removePages(of: "feed")
+            case 12: catalog.isOnline = false
+            // NB: a contact the server adds (every page after it moves), and the reader's place
+            // (a refresh keeps that item where it is).
+            case 13: catalog.insertNew(at: id, phone: "new \(step)")
+            default: feed.anchor = feed.items.isEmpty ? nil : feed.items[id % feed.items.count].id
             }
         }
     }

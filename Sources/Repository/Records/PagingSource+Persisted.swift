@@ -21,8 +21,8 @@ extension PagingSource where Element: Codable, Element.ID: CacheKey, Cursor: Cod
     ///   input, every model showing them and every other list holding the element.
     /// - A page is stored next to the stored page whose cursor asked for it. A page whose
     ///   cursor towards a neighbour changed (a refreshed initial page with another next cursor)
-    ///   takes the stored pages beyond it on that side with it: the stored pages stay
-    ///   contiguous, and the app keeps no cursors of its own.
+    ///   takes the stored pages beyond it on that side with it (never those between it and the
+    ///   initial page): the stored pages stay contiguous, and the app keeps no cursors of its own.
     /// - A refresh asks for the initial page with the validators stored with it: "not modified"
     ///   (``FetchResult/notModified(_:)``) keeps the list and writes nothing. A page whose
     ///   validators say `no-store` is served and not written; an initial one removes the list's

@@ -10,8 +10,8 @@ import Foundation
 ///
 /// The stored pages of a list are contiguous: a page is written only next to a stored page
 /// whose cursor asked for it (or as the initial page, position 0), and a page whose cursor
-/// towards a neighbour changed takes the stored pages beyond it on that side with it (a page
-/// whose ids changed, those beyond it, away from the initial page).
+/// away from the initial page, or whose ids, changed takes the stored pages beyond it on that
+/// side with it (both sides of the initial page); those between it and the initial page stay.
 extension DiskCache {
     static let pagesSchema = """
         CREATE TABLE content_loading_list_pages (
@@ -232,8 +232,9 @@ extension DiskCache {
     }
 
     /// Removes the stored pages of list `listKey` beyond the page at `position` that is being
-    /// written: on a side whose cursor changed, and on the side away from the initial page (both
-    /// sides of the initial page) when the page's `ids` changed. The stored pages there were
+    /// written, on the side away from the initial page (both sides of the initial page), when
+    /// the page's cursor towards that side or its `ids` changed; the pages between it and the
+    /// initial page stay (they asked for it, and lead to it still). The stored pages there were
     /// fetched after the page as it was: an item inserted in it or removed from it moved every
     /// offset after it, though an offset cursor (page 2, item 25) stays the same.
     private func dropPages(
@@ -255,8 +256,9 @@ extension DiskCache {
                 WHERE list_key = ?1 AND ((?2 AND position > ?4) OR (?3 AND position < ?4))
             """, operation: "write the cache in")
         try delete.bind(listKey, at: 1)
-        try delete.bind(storedNext != nextCursor || (idsChanged && position >= 0) ? 1 : 0, at: 2)
-        try delete.bind(storedPrevious != previousCursor || (idsChanged && position <= 0) ? 1 : 0, at: 3)
+        // NB: only away from the initial page: the pages between it and this one asked for it.
+        try delete.bind(position >= 0 && (storedNext != nextCursor || idsChanged) ? 1 : 0, at: 2)
+        try delete.bind(position <= 0 && (storedPrevious != previousCursor || idsChanged) ? 1 : 0, at: 3)
         try delete.bind(position, at: 4)
         _ = try delete.step()
     }
