@@ -118,6 +118,20 @@ final class PagedCatalog: Sendable {
         }
     }
 
+    /// The page from offset `offset` (`nil`: 0), for a source whose cursors are offsets: the page
+    /// after it from the offset after its last contact, whatever contacts were added since.
+    func page(offset: Int?) throws -> Page<Contact, Int> {
+        try state.withLock { state in
+            guard state.isOnline else { throw Offline() }
+            state.requests.append("@\(offset ?? 0)")
+            let start = min(offset ?? 0, state.contacts.count)
+            let end = min(start + pageSize, state.contacts.count)
+            return Page(
+                items: Array(state.contacts[start..<end]), previousCursor: start > 0 ? max(0, start - pageSize) : nil,
+                nextCursor: end < state.contacts.count ? end : nil)
+        }
+    }
+
     /// The first `count` contacts, or "not modified" when `validators` carry their entity tag.
     func first(_ count: Int, validators: Validators) -> FetchResult<[Contact]> {
         answer(validators) { Array($0.prefix(count)) }

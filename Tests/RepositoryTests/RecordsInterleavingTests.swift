@@ -57,7 +57,7 @@ struct RecordsInterleavingTests {
             // NB: a server that went off line (operation 12) is back at the next step.
             catalog.isOnline = true
             let operations = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                (Int.random(in: 0..<15, using: &random), Int.random(in: 0..<24, using: &random))
+                (Int.random(in: 0..<18, using: &random), Int.random(in: 0..<24, using: &random))
             }
             await withTaskGroup(of: Void.self) { group in
                 for (operation, id) in operations {
@@ -65,11 +65,13 @@ struct RecordsInterleavingTests {
                 }
             }
             let context = "seed \(seed) step \(step) after \(operations)"
-            for item in feed.items {
-                let row = try await store.element(id: item.id)
-                #expect(
-                    row == nil || row == item, "\(context): the feed shows \(item), the file \(String(describing: row))"
-                )
+            for (name, items) in [("feed", Array(feed.items)), ("offset feed", Array(world.offsetFeed.items))] {
+                for item in items {
+                    let row = try await store.element(id: item.id)
+                    #expect(
+                        row == nil || row == item,
+                        "\(context): the \(name) shows \(item), the file \(String(describing: row))")
+                }
             }
             for key in ["first", "all"] {
                 for item in try await lists.value(for: key, policy: .returnCacheDontLoad)?.value ?? [] {
@@ -101,6 +103,8 @@ struct RecordsInterleavingTests {
         let lists: KeyedRepository<String, [Contact]>
         let details: KeyedRepository<Int, Contact>
         let feed: PagingListViewModel<Void, Contact, String>
+        /// A second paged list over the store whose cursors are offsets ("from 6"), window 2.
+        let offsetFeed: PagingListViewModel<Void, Contact, Int>
         let catalog: PagedCatalog
 
         /// A launch over the file at `path`: the store, its lists and details (fetched
@@ -123,9 +127,14 @@ struct RecordsInterleavingTests {
                 ) { cursor, validators in
                     try await catalog.page(cursor, validators: validators)
                 })
+            offsetFeed = PagingListViewModel(
+                pageWindow: 2,
+                source: .persisted(
+                    in: store, key: "byOffset", revalidatingPagesOlderThan: revalidatingPages ? .zero : nil
+                ) { offset in try catalog.page(offset: offset) })
         }
 
-        /// Runs operation `operation` (0…14) on contact `id`, at `step`; failures (a fetch of a
+        /// Runs operation `operation` (0…17) on contact `id`, at `step`; failures (a fetch of a
         /// page whose cursor went, a server off line) are part of the game.
         @MainActor func perform(_ operation: Int, on id: Int, at step: Int) async {
             switch operation {
@@ -149,20 +158,32 @@ struct RecordsInterleavingTests {
             // NB: a contact the server adds (every page after it moves), and the reader's place
             // (a refresh keeps that item where it is).
             case 13: catalog.insertNew(at: id, phone: "new \(step)")
-            default: feed.anchor = feed.items.isEmpty ? nil : feed.items[id % feed.items.count].id
+            case 14: feed.anchor = feed.items.isEmpty ? nil : feed.items[id % feed.items.count].id
+            case 15: await offsetFeed.loadNextPage().settled()
+            case 16: await offsetFeed.loadPreviousPage().settled()
+            default: await offsetFeed.refresh().completed()
             }
         }
     }
 
-    /// Positions 0…n-1, each page asked for by its neighbour's cursor.
+    /// Each list's pages at positions 0…n-1, each page asked for by its neighbour's cursor.
     func expectContiguousPages(in path: String, _ context: String) throws {
-        let pages = try sqlRows(
-            "SELECT position || '|' || ifnull(request, '') || '|' || ifnull(previous_cursor, '') || '|' "
-                + "|| ifnull(next_cursor, '') FROM content_loading_list_pages ORDER BY position", in: path
-        ).map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
-        #expect(pages.map { Int($0[0]) } == Array(0..<pages.count), "\(context): positions \(pages.map { $0[0] })")
-        for (before, after) in zip(pages, pages.dropFirst()) {
-            #expect(after[1] == before[3], "\(context): page \(after[0]) follows \(before[3]), asked for \(after[1])")
+        // NB: fields apart by U+001E, which no key or cursor here holds (a list's key holds "|").
+        let rows = try sqlRows(
+            "SELECT list_key || char(30) || position || char(30) || ifnull(request, '') || char(30) "
+                + "|| ifnull(previous_cursor, '') || char(30) || ifnull(next_cursor, '') "
+                + "FROM content_loading_list_pages ORDER BY list_key, position", in: path
+        ).map { $0.split(separator: "\u{1E}", omittingEmptySubsequences: false).map(String.init) }
+        for list in Set(rows.map { $0[0] }) {
+            let pages = rows.filter { $0[0] == list }.map { Array($0.dropFirst()) }
+            #expect(
+                pages.map { Int($0[0]) } == Array(0..<pages.count),
+                "\(context): \(list): positions \(pages.map { $0[0] })")
+            for (before, after) in zip(pages, pages.dropFirst()) {
+                #expect(
+                    after[1] == before[3],
+                    "\(context): \(list): page \(after[0]) follows \(before[3]), asked for \(after[1])")
+            }
         }
     }
 }
