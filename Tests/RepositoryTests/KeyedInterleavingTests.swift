@@ -5,14 +5,15 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// Saves, fetches, failed writes, invalidations, joins, reader cancellations and a clock that
-/// jumps back and forth, interleaved at random over a disk tier (SQLite, in memory): 1,000 runs,
+/// Saves, removals, fetches, failed writes, invalidations, joins, reader cancellations and a
+/// clock that jumps back and forth, interleaved at random over a disk tier (SQLite, in memory): 1,000 runs,
 /// 10,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards
 /// of their own seeds.
 ///
 /// After each run: every save that returned is stored and every live reader ends with what the
 /// store holds, no reader is left refreshing or waiting, no value whose write failed was ever
-/// shown, and no fetch's value was shown after a save that came after the fetch started.
+/// shown, and no fetch's value was shown after a save that came after the fetch started; no
+/// fetch that started before a removal brought the value back.
 @Suite(.timeLimit(.minutes(3)))
 struct KeyedInterleavingTests {
     static let runs = RandomizedRuns.count(full: 10_000, usual: 1_000)
@@ -43,6 +44,8 @@ private final class Run {
     let runningRefreshes = Locked(0)
     /// Values whose write failed: never to be shown.
     var lost: Set<String> = []
+    /// The number of the last write when it was a removal.
+    var removedAt: Int?
 
     init(run: String) throws {
         self.run = run
@@ -63,7 +66,7 @@ private final class Run {
 
     func play(_ random: inout SeededGenerator) async throws {
         for _ in 0..<Int(random.next() % 9 + 3) {
-            switch random.next() % 9 {
+            switch random.next() % 10 {
             case 0, 1: try await save(random.next() % 5 == 0)
             case 2: refresh()
             case 3: await completeOne(failingItsWrite: random.next() % 4 == 0, failingTheFetch: random.next() % 5 == 0)
@@ -71,6 +74,7 @@ private final class Run {
             case 5: startReader(random.next())
             case 6: if !readers.isEmpty { readers[Int(random.next() % UInt64(readers.count))].task.cancel() }
             case 7: clock.advance(by: random.next() % 2 == 0 ? 3_600 : -3_600)
+            case 8: try await remove()
             default: for _ in 0..<Int(random.next() % 8) { await Task.yield() }
             }
         }
@@ -92,6 +96,15 @@ private final class Run {
         await #expect(throws: CacheError.self, "run \(run)") { try await repository.save(value, for: "k") }
         lost.insert(value)
         await disk.setWriteFault(nil)
+    }
+
+    /// Removes the value, as a write numbered as saves are: a fetch that started before it
+    /// does not bring the value back.
+    private func remove() async throws {
+        let number = saves.withLock { $0 } + 1
+        saves.withLock { $0 = number }
+        removedAt = number
+        try await repository.remove("k")
     }
 
     private func refresh() {
@@ -172,8 +185,9 @@ private final class Run {
         let stored = try await store.value(for: "k", policy: .returnCacheDontLoad)?.value
         #expect(repository.cachedValue(for: "k").map(\.value) ?? stored == stored, "run \(run): memory holds the store")
         if saved > 0 {
-            // The last save, or a fetch that started after it.
-            let afterLastSave = stored.map { $0 == "save \(saved)" || $0.hasSuffix("/\(saved)") } ?? false
+            // The last save (nothing, when the last write was a removal), or a fetch that started after it.
+            let afterLastSave =
+                stored.map { $0 == "save \(saved)" || $0.hasSuffix("/\(saved)") } ?? (removedAt == saved)
             #expect(afterLastSave, "run \(run): stored \(stored ?? "nothing") after save \(saved)")
         }
         for (index, reader) in readers.enumerated() {
