@@ -10,7 +10,7 @@ public enum PagingDemoCommand {
     public static let help = """
         USAGE: paging-demo [--page-size N] [--fail-page N] [--window N]
                paging-demo --database PATH [--url URL] [--pages N] [--page-size N]
-                           [--offline] [--edit ID --title TEXT]
+                           [--max-age SECONDS] [--offline] [--edit ID --title TEXT]
 
         Pages through a catalog of 320 items bundled with the example, as a list screen
         would while the user scrolls, and prints each page as it arrives.
@@ -21,7 +21,7 @@ public enum PagingDemoCommand {
         catalog answers GET URL?limit=N for the first page and GET URL?cursor=C&limit=N after
         it, with {"items": [{"id": Int, "title": String}], "next": String?, "previous": String?}
         ("next" is the cursor of the page after, null at the end); an ETag lets a run ask for
-        the first page "if changed".
+        the first page "if changed" (and, with --max-age, a stored page fetched longer ago).
 
         OPTIONS:
           --page-size N   Items per page (default: 25).
@@ -33,6 +33,10 @@ public enum PagingDemoCommand {
           --database PATH Keep the list and its items in the SQLite file PATH.
           --url URL       The catalog to page through (with --database).
           --pages N       Stop after N pages (with --database; default: all).
+          --max-age SECONDS
+                          Ask again for a stored page fetched more than SECONDS ago, with
+                          its ETag ("not modified" keeps it; default: stored pages are
+                          shown however old).
           --offline       Make no request: show what PATH holds.
           --edit ID --title TEXT
                           Save item ID with the title TEXT in PATH first: every stored
@@ -47,6 +51,7 @@ public enum PagingDemoCommand {
         var window: Int?
         var persisted = PersistedCatalog.Options(database: "", pageSize: 10, offline: false)
         var (editID, editTitle): (Int?, String?) = (nil, nil)
+        var maxAge: Int?
         var remaining = Array(arguments)[...]
         while let argument = remaining.popFirst() {
             switch argument {
@@ -54,6 +59,12 @@ public enum PagingDemoCommand {
                 console.write(help + "\n")
                 return 0
             case "--offline": persisted.offline = true
+            case "--max-age":
+                guard let value = remaining.popFirst().flatMap(Int.init), value >= 0 else {
+                    console.writeError("paging-demo: --max-age needs a number of seconds, 0 or more\n")
+                    return 64
+                }
+                maxAge = value
             case "--database", "--url", "--title":
                 guard let value = remaining.popFirst(), !value.isEmpty else {
                     console.writeError("paging-demo: \(argument) needs a value\n")
@@ -94,9 +105,12 @@ public enum PagingDemoCommand {
             }
             persisted.edit = CatalogEntry(id: editID, title: editTitle)
         }
+        persisted.maxAge = maxAge.map { .seconds($0) }
         if !persisted.database.isEmpty { return await PersistedCatalog.run(persisted, console: console) }
-        if persisted.url != nil || persisted.offline || persisted.edit != nil || persisted.pages != nil {
-            console.writeError("paging-demo: --url, --pages, --offline and --edit need --database PATH\n")
+        if persisted.url != nil || persisted.offline || persisted.edit != nil || persisted.pages != nil
+            || persisted.maxAge != nil
+        {
+            console.writeError("paging-demo: --url, --pages, --max-age, --offline and --edit need --database PATH\n")
             return 64
         }
         guard let catalog = Bundle.module.url(forResource: "catalog", withExtension: "json") else {

@@ -37,6 +37,8 @@ enum PersistedCatalog {
         var pageSize: Int
         var offline: Bool
         var edit: CatalogEntry?
+        /// How old a stored page may be and still be shown without a request (`nil`: any age).
+        var maxAge: Duration?
     }
 
     /// Saves the edit, if any, then opens the list from the file and pages on (from the file,
@@ -56,7 +58,9 @@ enum PersistedCatalog {
             return 1
         }
         let model = PagingListViewModel(
-            source: .persisted(in: store, key: "catalog", pagesIfChanged: fetch(options, console: console)))
+            source: .persisted(
+                in: store, key: "catalog", revalidatingPagesOlderThan: options.maxAge,
+                pagesIfChanged: fetch(options, console: console)))
         let opened = await model.refresh().completed()
         if let error = opened.error {
             guard opened.content != nil else {

@@ -46,10 +46,34 @@ struct PersistedPagingDemoTests {
         #expect(online.output.contains("page 3: holding items 1–30\n"))
     }
 
+    @Test func storedPagesOlderThanTheMaxAgeAreAskedForAgainWithTheirETags() async throws {
+        let server = try LocalHTTPServer.start()
+        defer { server.stop() }
+        let database = try makeTemporaryDirectory().appendingPathComponent("catalog.sqlite").path
+        let url = server.url("catalog").absoluteString
+        _ = await run(["--database", database, "--url", url, "--pages", "2"])
+
+        let young = await run(["--database", database, "--url", url, "--pages", "2", "--max-age", "3600"])
+        #expect(young.status == 0, "\(young.errors)")
+        #expect(requests(young) == ["limit=10: not modified"], "the second page, seconds old, from the file")
+
+        let old = await run(["--database", database, "--url", url, "--pages", "2", "--max-age", "0"])
+        #expect(old.status == 0, "\(old.errors)")
+        #expect(
+            requests(old) == ["limit=10: not modified", "cursor=10&limit=10: not modified"],
+            "the second page asked for again, with its ETag")
+        #expect(old.output.contains("page 2: holding items 1–20\n"))
+    }
+
     @Test func optionsOfThePersistedModeNeedADatabase() async throws {
         let result = await run(["--offline"])
         #expect(result.status == 64)
-        #expect(result.errors == "paging-demo: --url, --pages, --offline and --edit need --database PATH\n")
+        #expect(result.errors == "paging-demo: --url, --pages, --max-age, --offline and --edit need --database PATH\n")
+        let maxAge = await run(["--max-age", "60"])
+        #expect(maxAge.status == 64)
+        let negative = await run(["--database", "x.sqlite", "--max-age", "-1"])
+        #expect(negative.status == 64)
+        #expect(negative.errors == "paging-demo: --max-age needs a number of seconds, 0 or more\n")
         let edit = await run(["--database", "x.sqlite", "--edit", "5"])
         #expect(edit.status == 64)
         #expect(edit.errors == "paging-demo: --edit ID and --title TEXT go together\n")
