@@ -79,9 +79,11 @@ final class PagedCatalog: Sendable {
         return gate
     }
 
-    /// The page at `cursor` (`nil`: the first), or "not modified" when `validators` carry
-    /// its entity tag.
-    func page(_ cursor: String?, validators: Validators) async throws -> FetchResult<Page<Contact, String>> {
+    /// The page at `cursor` (`nil`: the first, or, `openingInTheMiddle`, the one from the middle
+    /// contact on), or "not modified" when `validators` carry its entity tag.
+    func page(_ cursor: String?, validators: Validators, openingInTheMiddle: Bool = false) async throws
+        -> FetchResult<Page<Contact, String>>
+    {
         let gate = state.withLock { state in
             defer { state.gate = nil }
             return state.gate
@@ -96,6 +98,9 @@ final class PagedCatalog: Sendable {
             let contacts = state.contacts
             let range: Range<Int>
             switch cursor {
+            case nil where openingInTheMiddle:
+                let start = contacts.count / 2
+                range = start..<min(start + pageSize, contacts.count)
             case nil: range = 0..<min(pageSize, contacts.count)
             case let cursor? where cursor.hasPrefix("<"):
                 let end = contacts.firstIndex { "<\($0.id)" == cursor } ?? 0

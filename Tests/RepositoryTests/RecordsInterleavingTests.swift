@@ -57,7 +57,7 @@ struct RecordsInterleavingTests {
             // NB: a server that went off line (operation 12) is back at the next step.
             catalog.isOnline = true
             let operations = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                (Int.random(in: 0..<18, using: &random), Int.random(in: 0..<24, using: &random))
+                (Int.random(in: 0..<21, using: &random), Int.random(in: 0..<24, using: &random))
             }
             await withTaskGroup(of: Void.self) { group in
                 for (operation, id) in operations {
@@ -65,7 +65,11 @@ struct RecordsInterleavingTests {
                 }
             }
             let context = "seed \(seed) step \(step) after \(operations)"
-            for (name, items) in [("feed", Array(feed.items)), ("offset feed", Array(world.offsetFeed.items))] {
+            let feeds = [
+                ("feed", Array(feed.items)), ("offset feed", Array(world.offsetFeed.items)),
+                ("middle feed", Array(world.middleFeed.items)),
+            ]
+            for (name, items) in feeds {
                 for item in items {
                     let row = try await store.element(id: item.id)
                     #expect(
@@ -105,6 +109,9 @@ struct RecordsInterleavingTests {
         let feed: PagingListViewModel<Void, Contact, String>
         /// A second paged list over the store whose cursors are offsets ("from 6"), window 2.
         let offsetFeed: PagingListViewModel<Void, Contact, Int>
+        /// A third, opened in the middle of the contacts (its earlier pages stored before its
+        /// initial page), window 3.
+        let middleFeed: PagingListViewModel<Void, Contact, String>
         let catalog: PagedCatalog
 
         /// A launch over the file at `path`: the store, its lists and details (fetched
@@ -132,9 +139,16 @@ struct RecordsInterleavingTests {
                 source: .persisted(
                     in: store, key: "byOffset", revalidatingPagesOlderThan: revalidatingPages ? .zero : nil
                 ) { offset in try catalog.page(offset: offset) })
+            middleFeed = PagingListViewModel(
+                pageWindow: 3,
+                source: .persisted(
+                    in: store, key: "middle", revalidatingPagesOlderThan: revalidatingPages ? .zero : nil
+                ) { cursor, validators in
+                    try await catalog.page(cursor, validators: validators, openingInTheMiddle: true)
+                })
         }
 
-        /// Runs operation `operation` (0…17) on contact `id`, at `step`; failures (a fetch of a
+        /// Runs operation `operation` (0…20) on contact `id`, at `step`; failures (a fetch of a
         /// page whose cursor went, a server off line) are part of the game.
         @MainActor func perform(_ operation: Int, on id: Int, at step: Int) async {
             switch operation {
@@ -161,12 +175,17 @@ struct RecordsInterleavingTests {
             case 14: feed.anchor = feed.items.isEmpty ? nil : feed.items[id % feed.items.count].id
             case 15: await offsetFeed.loadNextPage().settled()
             case 16: await offsetFeed.loadPreviousPage().settled()
-            default: await offsetFeed.refresh().completed()
+            case 17: await offsetFeed.refresh().completed()
+            case 18: await middleFeed.loadNextPage().settled()
+            case 19: await middleFeed.loadPreviousPage().settled()
+            default: await middleFeed.refresh().completed()
             }
         }
     }
 
-    /// Each list's pages at positions 0…n-1, each page asked for by its neighbour's cursor.
+    /// Each list's pages at consecutive positions, the initial page (0) among them, each page
+    /// asked for by its neighbour's cursor towards it (its next cursor after the initial page,
+    /// its previous cursor before it).
     func expectContiguousPages(in path: String, _ context: String) throws {
         // NB: fields apart by U+001E, which no key or cursor here holds (a list's key holds "|").
         let rows = try sqlRows(
@@ -176,13 +195,21 @@ struct RecordsInterleavingTests {
         ).map { $0.split(separator: "\u{1E}", omittingEmptySubsequences: false).map(String.init) }
         for list in Set(rows.map { $0[0] }) {
             let pages = rows.filter { $0[0] == list }.map { Array($0.dropFirst()) }
+            let positions = pages.compactMap { Int($0[0]) }
+            let first = positions.first ?? 0
             #expect(
-                pages.map { Int($0[0]) } == Array(0..<pages.count),
-                "\(context): \(list): positions \(pages.map { $0[0] })")
+                positions == Array(first..<first + positions.count) && positions.contains(0),
+                "\(context): \(list): positions \(positions)")
             for (before, after) in zip(pages, pages.dropFirst()) {
-                #expect(
-                    after[1] == before[3],
-                    "\(context): \(list): page \(after[0]) follows \(before[3]), asked for \(after[1])")
+                if (Int(after[0]) ?? 0) > 0 {
+                    #expect(
+                        after[1] == before[3],
+                        "\(context): \(list): page \(after[0]) follows \(before[3]), asked for \(after[1])")
+                } else {
+                    #expect(
+                        before[1] == after[2],
+                        "\(context): \(list): page \(before[0]) precedes \(after[2]), asked for \(before[1])")
+                }
             }
         }
     }
