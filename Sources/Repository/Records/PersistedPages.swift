@@ -60,7 +60,9 @@ where Element.ID: CacheKey {
     /// missing, now or when it was served before) is fetched again, with the error naming what
     /// was wrong beside: offline, the stored page is served as it is, and fetched at its next
     /// load. A stored page whose row does not read is fetched too; when that fails, the row's
-    /// error is the one thrown (the next attempt tells the fetch's).
+    /// error is the one thrown (the next attempt tells the fetch's). A stored page beyond the
+    /// initial page older than ``maxAge`` is asked for again (see
+    /// ``revalidated(_:at:_:validators:)``).
     func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
         let read = try await read(cursor)
         if let stored = read.served, !read.isIncomplete {
