@@ -95,7 +95,9 @@ private final class OutboxRun {
         let feed: PagingListViewModel<Void, Contact, Int>
         let outbox: Outbox<Contact, ContactServer>
 
-        init(path: String, server: ContactServer) async throws {
+        /// A launch over the file; `revalidatingPages`, its feed asks again for every stored
+        /// page as it joins (with the page's entity tag).
+        init(path: String, server: ContactServer, revalidatingPages: Bool = false) async throws {
             store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
             // NB: a list's fetch is conditional too, with the list's entity tag: a 304 when no
             // contact changed since the list was fetched.
@@ -110,10 +112,12 @@ private final class OutboxRun {
             // NB: the initial page's refresh is conditional, with the page's entity tag (made
             // as the list's, from its contacts' versions): a 304 when they did not change.
             feed = await PagingListViewModel(
-                source: .persisted(in: store, key: "feed") { cursor, validators in
+                source: .persisted(
+                    in: store, key: "feed", revalidatingPagesOlderThan: revalidatingPages ? .zero : nil
+                ) { cursor, validators in
                     let (page, tag) = try await server.page(at: cursor)
-                    guard cursor != nil || validators.entityTag != tag else {
-                        OutboxRun.pagesNotModified.withLock { $0 += 1 }
+                    guard validators.entityTag != tag else {
+                        if cursor == nil { OutboxRun.pagesNotModified.withLock { $0 += 1 } }
                         return .notModified(Validators(entityTag: tag))
                     }
                     return .modified(page, Validators(entityTag: tag))
@@ -194,6 +198,10 @@ private final class OutboxRun {
         var listTag: String? = "list:1.1,2.1,3.1"
         /// The entity tag of the feed's initial page (contacts 1 and 2) the client holds.
         var pageTag: String? = "list:1.1,2.1"
+        /// The entity tag of the feed's second page (contact 3) stored with it.
+        var secondPageTag: String? = "list:3.1"
+        /// Whether this launch's feed asks again for its stored second page as it joins.
+        var revalidatesPages = false
         /// The phones of the extension's list as it holds it (`nil`: it holds none).
         var extensionList: [String]?
 
@@ -213,11 +221,20 @@ private final class OutboxRun {
 
         /// A refresh of the feed succeeded: its initial page (contacts 1 and 2) is "not
         /// modified" when the page's tag held is the server's, else fetched; the second page
-        /// comes from the file.
-        mutating func refreshedFeed() {
-            guard pageTag != serverTag(of: [1, 2]) else { return }
-            pageTag = serverTag(of: [1, 2])
-            fetched([1, 2])
+        /// comes from the file, unless the launch asks again for stored pages (see below).
+        mutating func refreshedFeed(afterRelaunch: Bool = false) {
+            let initialPageChanged = pageTag != serverTag(of: [1, 2])
+            if initialPageChanged {
+                pageTag = serverTag(of: [1, 2])
+                fetched([1, 2])
+            }
+            // NB: the second page joins the list again after a relaunch, or after an initial page
+            // that changed (a "not modified" keeps the list shown, both pages); asking again for
+            // stored pages, it is then asked for with the tag stored with it, as the initial page is.
+            if revalidatesPages, afterRelaunch || initialPageChanged, secondPageTag != serverTag(of: [3]) {
+                secondPageTag = serverTag(of: [3])
+                fetched([3])
+            }
         }
 
         /// A fetch of the list succeeded: "not modified" when the list's tag held is the
@@ -481,10 +498,13 @@ private final class OutboxRun {
                 }
                 model.extensionList = nil
             }
+            let revalidating = Bool.random(using: &random)
+            model.revalidatesPages = revalidating
             if Int.random(in: 0..<3, using: &random) == 0 {
                 try await step("extension saves \(id), relaunch") {
                     try await self.extensionClient?.store.save(Contact(id: id, phone: "e\(counter)"))
-                    self.client = try await Client(path: self.path, server: self.server)
+                    self.client = try await Client(
+                        path: self.path, server: self.server, revalidatingPages: revalidating)
                     await self.client.refreshFeed()
                 }
                 model.learned[id] = "e\(counter)"
@@ -495,13 +515,14 @@ private final class OutboxRun {
             } else {
                 try await step("extension fetches list, relaunch") {
                     _ = try? await self.extensionClient?.lists.refresh("ext")
-                    self.client = try await Client(path: self.path, server: self.server)
+                    self.client = try await Client(
+                        path: self.path, server: self.server, revalidatingPages: revalidating)
                     await self.client.refreshFeed()
                 }
                 if model.online { model.extensionFetched() }
             }
             model.relaunched()
-            if model.online { model.refreshedFeed() }
+            if model.online { model.refreshedFeed(afterRelaunch: true) }
         case 60..<67:
             try await step("fetch \(id)") { _ = try? await self.client.details.refresh(id) }
             if model.online { model.fetchedDetail(id) }
@@ -524,12 +545,14 @@ private final class OutboxRun {
             try await step("refresh feed") { await self.client.refreshFeed() }
             if model.online { model.refreshedFeed() }
         default:
-            try await step("relaunch") {
-                self.client = try await Client(path: self.path, server: self.server)
+            let revalidating = Bool.random(using: &random)
+            model.revalidatesPages = revalidating
+            try await step("relaunch\(revalidating ? ", asking again for stored pages" : "")") {
+                self.client = try await Client(path: self.path, server: self.server, revalidatingPages: revalidating)
                 await self.client.refreshFeed()
             }
             model.relaunched()
-            if model.online { model.refreshedFeed() }
+            if model.online { model.refreshedFeed(afterRelaunch: true) }
         }
     }
 
