@@ -109,9 +109,10 @@ struct RecordsInterleavingTests {
         let feed: PagingListViewModel<Void, Contact, String>
         /// A second paged list over the store whose cursors are offsets ("from 6"), window 2.
         let offsetFeed: PagingListViewModel<Void, Contact, Int>
-        /// A third, opened in the middle of the contacts (its earlier pages stored before its
-        /// initial page), window 3.
-        let middleFeed: PagingListViewModel<Void, Contact, String>
+        /// A third, with an input: "a" opens in the middle of the contacts (its earlier pages
+        /// stored before its initial page), "b" at the start; each input's pages stored under a
+        /// key of their own. Window 3.
+        let middleFeed: PagingListViewModel<String, Contact, String>
         let catalog: PagedCatalog
 
         /// A launch over the file at `path`: the store, its lists and details (fetched
@@ -142,9 +143,9 @@ struct RecordsInterleavingTests {
             middleFeed = PagingListViewModel(
                 pageWindow: 3,
                 source: .persisted(
-                    in: store, key: "middle", revalidatingPagesOlderThan: revalidatingPages ? .zero : nil
-                ) { cursor, validators in
-                    try await catalog.page(cursor, validators: validators, openingInTheMiddle: true)
+                    in: store, key: { "middle/\($0)" }, revalidatingPagesOlderThan: revalidatingPages ? .zero : nil
+                ) { input, cursor, validators in
+                    try await catalog.page(cursor, validators: validators, openingInTheMiddle: input == "a")
                 })
         }
 
@@ -181,7 +182,7 @@ struct RecordsInterleavingTests {
             case 17: await offsetFeed.refresh().completed()
             case 18: await middleFeed.loadNextPage().settled()
             case 19: await middleFeed.loadPreviousPage().settled()
-            default: await middleFeed.refresh().completed()
+            default: await middleFeed.refresh(id.isMultiple(of: 2) ? "a" : "b").completed()
             }
         }
     }
