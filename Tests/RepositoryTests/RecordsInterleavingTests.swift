@@ -7,14 +7,16 @@ import KitTestSupport
 import Testing
 
 /// Records under interleaved work: element saves and removals, server changes, fetches of two
-/// overlapping lists and of details (answered 304 when nothing changed), list removals, and a
-/// persisted paging list loading pages at both ends through a window, refreshing (keeping the
-/// reader's place), and having its stored pages removed (it pages on with nowhere to store its
-/// pages), contacts the server adds, and the server going off line, run a few at a time at
-/// random, with a relaunch now and then (everything made again over the file, the feed
-/// opened from its stored pages, and at some launches asking for every stored page again as it
-/// joins). After every step each reader (the paging model, a list, a detail) shows, for every
-/// id it holds, the element row the file holds (the latest write), and the stored pages are
+/// overlapping lists and of details (answered 304 when nothing changed), list removals, and
+/// three persisted paging lists over the store (keyset cursors; offsets; and one with an input,
+/// opened in the middle of the contacts for one input and at the start for the other) loading
+/// pages at both ends through windows, refreshing (the first keeping the reader's place), and
+/// having their stored pages removed (they page on with nowhere to store their pages), contacts
+/// the server adds, and the server going off line, run a few at a time at random, with a
+/// relaunch now and then (everything made again over the file, the lists opened from their
+/// stored pages, and at some launches asking for every stored page again as it joins). After
+/// every step each reader (the paging models, a list, a detail) shows, for every id it holds,
+/// the element row the file holds (the latest write), and each list's stored pages are
 /// contiguous.
 ///
 /// 4 seeds × 250 steps; 4 × 2,500 (10,000 steps) in the full fault corpus
@@ -24,8 +26,8 @@ import Testing
 /// element because a newer change of another had reached it first, (once list and detail
 /// fetches could be answered 304) a 304 writing the list it compared over an element saved
 /// meanwhile, a page fetched again at the other end from the one it was stored from left
-/// unstored, and a page with no place to be stored leaving another list's copy of its
-/// elements older than the page.
+/// unstored, a page with no place to be stored leaving another list's copy of its elements
+/// older than the page, and a page written again taking the initial page with it.
 @MainActor
 @Suite(.timeLimit(.minutes(5)))
 struct RecordsInterleavingTests {
