@@ -9,7 +9,8 @@ import Testing
 /// Records under interleaved work: element saves and removals, server changes, fetches of two
 /// overlapping lists and of details (answered 304 when nothing changed), list removals, and
 /// three persisted paging lists over the store (keyset cursors; offsets; and one with an input,
-/// opened in the middle of the contacts for one input and at the start for the other) loading
+/// opened in the middle of the contacts for one input and at the start for the other; and a
+/// second model over the first one's stored pages, as another screen showing it) loading
 /// pages at both ends through windows, refreshing (the first keeping the reader's place), and
 /// having their stored pages removed (they page on with nowhere to store their pages), contacts
 /// the server adds, and the server going off line, run a few at a time at random, with a
@@ -59,7 +60,7 @@ struct RecordsInterleavingTests {
             // NB: a server that went off line (operation 12) is back at the next step.
             catalog.isOnline = true
             let operations = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                (Int.random(in: 0..<21, using: &random), Int.random(in: 0..<24, using: &random))
+                (Int.random(in: 0..<23, using: &random), Int.random(in: 0..<24, using: &random))
             }
             await withTaskGroup(of: Void.self) { group in
                 for (operation, id) in operations {
@@ -68,7 +69,8 @@ struct RecordsInterleavingTests {
             }
             let context = "seed \(seed) step \(step) after \(operations)"
             let feeds = [
-                ("feed", Array(feed.items)), ("offset feed", Array(world.offsetFeed.items)),
+                ("feed", Array(feed.items)), ("twin", Array(world.twin.items)),
+                ("offset feed", Array(world.offsetFeed.items)),
                 ("middle feed", Array(world.middleFeed.items)),
             ]
             for (name, items) in feeds {
@@ -109,6 +111,9 @@ struct RecordsInterleavingTests {
         let lists: KeyedRepository<String, [Contact]>
         let details: KeyedRepository<Int, Contact>
         let feed: PagingListViewModel<Void, Contact, String>
+        /// A second model over the feed's stored pages (another screen showing the same list),
+        /// with no window.
+        let twin: PagingListViewModel<Void, Contact, String>
         /// A second paged list over the store whose cursors are offsets ("from 6"), window 2.
         let offsetFeed: PagingListViewModel<Void, Contact, Int>
         /// A third, with an input: "a" opens in the middle of the contacts (its earlier pages
@@ -137,6 +142,10 @@ struct RecordsInterleavingTests {
                 ) { cursor, validators in
                     try await catalog.page(cursor, validators: validators)
                 })
+            twin = PagingListViewModel(
+                source: .persisted(in: store, key: "feed") { cursor, validators in
+                    try await catalog.page(cursor, validators: validators)
+                })
             offsetFeed = PagingListViewModel(
                 pageWindow: 2,
                 source: .persisted(
@@ -151,7 +160,7 @@ struct RecordsInterleavingTests {
                 })
         }
 
-        /// Runs operation `operation` (0…20) on contact `id`, at `step`; failures (a fetch of a
+        /// Runs operation `operation` (0…22) on contact `id`, at `step`; failures (a fetch of a
         /// page whose cursor went, a server off line) are part of the game.
         @MainActor func perform(_ operation: Int, on id: Int, at step: Int) async {
             switch operation {
@@ -184,7 +193,9 @@ struct RecordsInterleavingTests {
             case 17: await offsetFeed.refresh().completed()
             case 18: await middleFeed.loadNextPage().settled()
             case 19: await middleFeed.loadPreviousPage().settled()
-            default: await middleFeed.refresh(id.isMultiple(of: 2) ? "a" : "b").completed()
+            case 20: await middleFeed.refresh(id.isMultiple(of: 2) ? "a" : "b").completed()
+            case 21: await twin.loadNextPage().settled()
+            default: await twin.refresh().completed()
             }
         }
     }
