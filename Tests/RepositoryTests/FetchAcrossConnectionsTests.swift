@@ -118,6 +118,25 @@ struct FetchAcrossConnectionsTests {
             try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value.map(\.phone) == ["saved", "two"])
     }
 
+    @Test func aSaveByAnotherConnectionAfterAPageFetchStartedIsKept() async throws {
+        let catalog = catalog
+        let feed = PagingListViewModel<Void, Contact, String>(
+            source: .persisted(in: app, key: "feed") { cursor, validators in
+                try await catalog.page(cursor, validators: validators)
+            })
+        await feed.refresh().completed()
+        let gate = catalog.holdNextRequest()
+        let page = feed.loadNextPage()
+        await gate.requested()
+
+        try await other.save(Contact(id: 4, phone: "saved"))
+        gate.release()
+        await page.settled()
+        #expect(feed.items.map(\.id) == Array(0..<6))
+        #expect(try await app.element(id: 4)?.phone == "saved", "the save came after the fetch started: it wins")
+        #expect(feed.items.first { $0.id == 4 }?.phone == "saved", "the page shows the row it kept")
+    }
+
     @Test(arguments: [false, true])
     func aSaveOfAKeyByAnotherRepositoryAfterAFetchStartedIsKept(onAnotherConnection: Bool) async throws {
         let disk = try DiskCache(.file(path: path))
