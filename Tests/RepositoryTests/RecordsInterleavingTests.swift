@@ -10,7 +10,8 @@ import Testing
 /// overlapping lists and of details (answered 304 when nothing changed), list removals, and
 /// three persisted paging lists over the store (keyset cursors; offsets; and one with an input,
 /// opened in the middle of the contacts for one input and at the start for the other; and a
-/// second model over the first one's stored pages, as another screen showing it) loading
+/// second model over the first one's stored pages, as another screen showing it, through a
+/// second store of the type over the connection, as the details are) loading
 /// pages at both ends through windows, refreshing (the first keeping the reader's place), and
 /// having their stored pages removed (they page on with nowhere to store their pages), contacts
 /// the server adds, and the server going off line, run a few at a time at random, with a
@@ -127,12 +128,17 @@ struct RecordsInterleavingTests {
         /// `revalidatingPages`, asks for every stored page again as it joins the list).
         @MainActor init(launchingOver path: String, catalog: PagedCatalog, revalidatingPages: Bool = false) throws {
             self.catalog = catalog
-            store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+            let disk = try DiskCache(.file(path: path))
+            store = ElementStore<Contact>(disk: disk)
+            // NB: the details and the second model over the feed go through a second store of
+            // the type over the connection (another feature that makes its own): one store to
+            // every reader.
+            let other = ElementStore<Contact>(disk: disk)
             // NB: two lists: "first" holds the first 6 contacts, "all" every one (each id in two).
             lists = KeyedRepository(elements: store) { key, validators in
                 catalog.first(key == "first" ? 6 : 24, validators: validators)
             }
-            details = KeyedRepository(elements: store) { id, validators in
+            details = KeyedRepository(elements: other) { id, validators in
                 try catalog.contact(id, validators: validators)
             }
             feed = PagingListViewModel(
@@ -143,7 +149,7 @@ struct RecordsInterleavingTests {
                     try await catalog.page(cursor, validators: validators)
                 })
             twin = PagingListViewModel(
-                source: .persisted(in: store, key: "feed") { cursor, validators in
+                source: .persisted(in: other, key: "feed") { cursor, validators in
                     try await catalog.page(cursor, validators: validators)
                 })
             offsetFeed = PagingListViewModel(
