@@ -1,5 +1,6 @@
 /// A page gave the cursor it was loaded with as the cursor to go on from, or the cursor of a
-/// page loaded before it at that end: loading on would load the same pages again, for ever. The page load fails with it (``NextPageState/failed(_:)``, at whichever end it was
+/// page loaded before it at that end: loading on would load the same pages again, for ever.
+/// The page load fails with it (``NextPageState/failed(_:)``, at whichever end it was
 /// loading), nothing of the page is added, and the pages before it stay.
 ///
 /// ```swift

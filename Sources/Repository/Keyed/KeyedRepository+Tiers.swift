@@ -155,12 +155,7 @@ extension KeyedRepository {
 
     /// The age of a value written at `writtenAt`, at `date`.
     /// 0 for a value written after `date` (the clock went back); at most about 290,000 years.
-    @inlinable func age(of writtenAt: Date, at date: Date) -> Duration {
-        // NB: the dates may come from a file: clamped before the conversion to an integer.
-        let milliseconds = (date.timeIntervalSince(writtenAt) * 1_000).rounded()
-        guard milliseconds > 0 else { return .zero }
-        return .milliseconds(milliseconds < 9e15 ? Int64(milliseconds) : 9_000_000_000_000_000)
-    }
+    @inlinable func age(of writtenAt: Date, at date: Date) -> Duration { .age(of: writtenAt, at: date) }
 
     /// Whether a value written at `writtenAt` has expired at `date` (never one written after
     /// `date`: it is stale, and revalidated).

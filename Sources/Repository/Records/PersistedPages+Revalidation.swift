@@ -1,8 +1,9 @@
 import ContentLoading
 import Foundation
 
-/// Stored pages asked of the source again: a page beyond the initial one older than the
-/// list's ``PersistedPages/maxAge``, with the validators stored with it.
+/// Pages asked of the source: every page beyond the initial one that is not stored, and a
+/// stored one older than the list's ``PersistedPages/maxAge``, asked again with the validators
+/// stored with it.
 extension PersistedPages {
     /// The page at `cursor` from the source, asked with `validators`, and stored in its place;
     /// `nil` when the source answered "not modified" (nothing is written).
@@ -31,8 +32,8 @@ extension PersistedPages {
     /// fetched after now, the clock gone back since, is: its age is unknown).
     func isOld(_ read: StoredRead) -> Bool {
         guard let maxAge, let fetchedAt = read.fetchedAt else { return false }
-        let seconds = store.now().timeIntervalSince(fetchedAt)
-        return seconds < 0 || .milliseconds(Int64(min(seconds * 1_000, 9e15))) >= maxAge
+        let now = store.now()
+        return fetchedAt > now || Duration.age(of: fetchedAt, at: now) >= maxAge
     }
 
     /// `stored`, the page at `cursor`, older than ``maxAge``: asked of the source with the
