@@ -31,7 +31,7 @@ where Element.ID: CacheKey {
         do {
             stored = try await cache.listEntry(for: rows.storageKey(key), type: store.type, now: now)
         } catch let corrupt as DiskCache.CorruptEntry {
-            throw await discarding(key, rows.failure("read", key, corrupt))
+            throw await discarding(key, foundAt: corrupt.version, rows.failure("read", key, corrupt))
         } catch {
             throw rows.failure("read", key, error)
         }
@@ -41,14 +41,14 @@ where Element.ID: CacheKey {
         do {
             (list, problem) = try store.decoded(ids: entry.data, rows: elements)
         } catch {
-            throw await discarding(key, rows.failure("decode", key, error))
+            throw await discarding(key, foundAt: Int(entry.version), rows.failure("decode", key, error))
         }
         holders.hold(list.map(\.id), in: key)
         var read = PersistedEntry(
             value: list, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators)
         if let problem {
             // NB: the rest of the list is served; only the rows no read can use go.
-            await store.removeRows(of: problem)
+            await store.removeRows(of: problem, found: elements)
             read.problem = rows.failure(problem.operation, key, problem)
         }
         return read
@@ -121,10 +121,11 @@ where Element.ID: CacheKey {
         return Array(holders.keys(holding: element.id))
     }
 
-    /// Removes the stored list of `key` (it does not read; the next read is a plain miss; its
-    /// elements stay while other lists hold them), then returns `error`.
-    private func discarding(_ key: Key, _ error: CacheError) async -> CacheError {
-        _ = try? await cache.remove(rows.storageKey(key))
+    /// Removes the stored list of `key`, found at `version` (it does not read; the next read is
+    /// a plain miss; its elements stay while other lists hold them) unless it was written again
+    /// since, then returns `error`.
+    private func discarding(_ key: Key, foundAt version: Int?, _ error: CacheError) async -> CacheError {
+        try? await cache.removeUnusable(rows.storageKey(key), foundAt: version)
         return error
     }
 }

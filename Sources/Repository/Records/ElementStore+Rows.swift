@@ -52,9 +52,14 @@ extension ElementStore {
 
     /// Removes the rows of the elements `problem` names, which no read can use (and the
     /// membership rows that hold them): the lists keep their ids, and a read leaves them out,
-    /// without an error, until a fetch or a save stores them again.
-    func removeRows(of problem: ElementRowsProblem) async {
-        for id in problem.ids { _ = try? await disk.removeElement(type: type, id: id, remembering: false) }
+    /// without an error, until a fetch or a save stores them again. `rows` are the rows the read
+    /// found, by id: a row written since the read stays.
+    func removeRows(of problem: ElementRowsProblem, found rows: [String: Data?]) async {
+        for id in problem.undecodable {
+            guard case .some(.some(let data)) = rows[id] else { continue }
+            try? await disk.removeUnusableElement(type: type, id: id, found: .value(data))
+        }
+        for id in problem.missing { try? await disk.removeUnusableElement(type: type, id: id, found: .missing) }
     }
 
     /// `elements` with each one a later write kept in the file (`kept`, by id) in its place,

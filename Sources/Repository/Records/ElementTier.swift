@@ -17,8 +17,9 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         do {
             entry = try await cache.elementEntry(type: store.type, id: id.persistentKey)
         } catch let corrupt as DiskCache.CorruptEntry {
-            // NB: a row that does not validate is a miss from now on.
-            _ = try? await cache.removeElement(type: store.type, id: id.persistentKey, remembering: false)
+            // NB: a row that does not validate is a miss from now on (unless written again since).
+            try? await cache.removeUnusableElement(
+                type: store.type, id: id.persistentKey, found: .version(corrupt.version))
             throw store.failure("read", id, corrupt)
         } catch {
             throw store.failure("read", id, error)
@@ -29,7 +30,8 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
             return PersistedEntry(
                 value: element, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators)
         } catch {
-            _ = try? await cache.removeElement(type: store.type, id: id.persistentKey, remembering: false)
+            try? await cache.removeUnusableElement(
+                type: store.type, id: id.persistentKey, found: .version(Int(entry.version)))
             throw store.failure("decode", id, error)
         }
     }

@@ -43,7 +43,7 @@ extension PersistedPages {
         do {
             stored = try await disk.storedPage(of: listKey, request: request, type: store.type)
         } catch let corrupt as DiskCache.CorruptEntry {
-            return StoredRead(unreadable: await discarding(request, failure("read", corrupt)))
+            return StoredRead(unreadable: await discarding(request, foundAt: corrupt.version, failure("read", corrupt)))
         } catch {
             throw failure("read", error)
         }
@@ -52,22 +52,24 @@ extension PersistedPages {
         do {
             (page, problem) = try decoded(stored)
         } catch {
-            return StoredRead(unreadable: await discarding(request, failure("decode", error)))
+            return StoredRead(
+                unreadable: await discarding(request, foundAt: stored.version, failure("decode", error)))
         }
         guard let problem else {
             return StoredRead(
                 served: (page, nil), isIncomplete: stored.isIncomplete, fetchedAt: stored.fetchedAt,
                 validators: stored.validators)
         }
-        await store.removeRows(of: problem)
+        await store.removeRows(of: problem, found: stored.elements)
         try? await disk.markIncomplete(pageOf: listKey, request: request)
         return StoredRead(
             served: (page, failure(problem.operation, problem)), isIncomplete: true, fetchedAt: stored.fetchedAt)
     }
 
-    /// Removes the stored page `request` loaded, whose row does not read; returns `error`.
-    private func discarding(_ request: String?, _ error: CacheError) async -> CacheError {
-        try? await disk.removeUnreadablePage(of: listKey, request: request)
+    /// Removes the stored page `request` loaded, whose row (found at `version`) does not read,
+    /// unless it was written again since; returns `error`.
+    private func discarding(_ request: String?, foundAt version: Int?, _ error: CacheError) async -> CacheError {
+        try? await disk.removeUnreadablePage(of: listKey, request: request, foundAt: version)
         return error
     }
 

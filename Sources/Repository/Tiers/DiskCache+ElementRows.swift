@@ -115,7 +115,9 @@ extension DiskCache {
         try select.bind(type, at: 1)
         try select.bind(id, at: 2)
         guard try select.step() else { return nil }
-        guard let data = select.data(at: 0) else { throw CorruptEntry(reason: "its value is missing") }
+        guard let data = select.data(at: 0) else {
+            throw CorruptEntry(reason: "its value is missing", version: select.optionalInt(at: 1))
+        }
         return StoredElement(
             data: data, version: select.optionalInt(at: 1), shownVersion: select.text(at: 2),
             writtenAt: select.optionalDouble(at: 3), shownWrittenAt: select.text(at: 4),

@@ -65,6 +65,8 @@ extension DiskCache {
         /// Whether it was served without some of its elements since it was written (see
         /// `markIncomplete(pageOf:request:)`).
         let isIncomplete: Bool
+        /// Its row's version; `nil` when it does not validate.
+        let version: Int?
     }
 
     /// The key the membership rows of page `position` of list `listKey` are stored under.
@@ -101,22 +103,25 @@ extension DiskCache {
             """
             SELECT position, previous_cursor, next_cursor, ids,
                     CASE WHEN typeof(fetched_at) IN ('real', 'integer') THEN fetched_at END, fetched_at,
-                    entity_tag, last_modified, max_age, incomplete
+                    entity_tag, last_modified, max_age, incomplete, \(Self.validVersion)
                 FROM content_loading_list_pages WHERE list_key = ? AND request IS ? ORDER BY position LIMIT 1
             """, operation: "read the cache in")
         try select.bind(listKey, at: 1)
         try select.bind(request, at: 2)
         guard try select.step() else { return nil }
-        guard let ids = select.data(at: 3) else { throw CorruptEntry(reason: "its ids are missing") }
+        let version = select.optionalInt(at: 10)
+        let (ids, fetchedAt) = try CorruptEntry.checking(rowAt: version) {
+            guard let ids = select.data(at: 3) else { throw CorruptEntry(reason: "its ids are missing") }
+            return (ids, try Self.writtenAt(select.optionalDouble(at: 4), shown: select.text(at: 5)))
+        }
         let position = select.int(at: 0)
         return StoredPage(
             position: position, previousCursor: select.text(at: 1), nextCursor: select.text(at: 2), ids: ids,
-            elements: try elements(position),
-            fetchedAt: try Self.writtenAt(select.optionalDouble(at: 4), shown: select.text(at: 5)),
+            elements: try elements(position), fetchedAt: fetchedAt,
             validators: Validators(
                 entityTag: select.text(at: 6), lastModified: select.text(at: 7),
                 freshness: Self.freshness(maxAge: select, at: 8)),
-            isIncomplete: select.int(at: 9) != 0)
+            isIncomplete: select.int(at: 9) != 0, version: version)
     }
 
     /// Writes a page of list `listKey` (its cursors and `ids`, encoded) with its `elements`,

@@ -109,7 +109,9 @@ extension DiskCache {
     /// - Throws: ``CorruptEntry`` when the row does not validate.
     func elementEntry(type: String, id: String) throws -> Entry? {
         guard let stored = try storedElement(type: type, id: id) else { return nil }
-        let writtenAt = try Self.writtenAt(stored.writtenAt, shown: stored.shownWrittenAt)
+        let writtenAt = try CorruptEntry.checking(rowAt: stored.version) {
+            try Self.writtenAt(stored.writtenAt, shown: stored.shownWrittenAt)
+        }
         guard let version = stored.version else {
             throw CorruptEntry(reason: "its version \(stored.shownVersion ?? "NULL") is not a positive integer")
         }

@@ -14,15 +14,20 @@ extension DiskCache {
     /// initial page) loaded, whose row does not read, with the stored pages beyond it away from
     /// the initial page (every other page of the list, for the initial page): only its cursors
     /// reached them. Their elements stay while other lists hold them.
-    func removeUnreadablePage(of listKey: String, request: String?) throws {
+    ///
+    /// Only while the page's row is still the one the read found at `version` (`nil`: one whose
+    /// version does not validate): a page written since the read stays, with those beyond it.
+    func removeUnreadablePage(of listKey: String, request: String?, foundAt version: Int?) throws {
         try database.transaction(operation: "remove from the cache in") {
             let select = try database.prepare(
                 """
                 SELECT position FROM content_loading_list_pages WHERE list_key = ? AND request IS ?
+                    AND (\(Self.validVersion)) IS ?
                     ORDER BY position LIMIT 1
                 """, operation: "remove from the cache in")
             try select.bind(listKey, at: 1)
             try select.bind(request, at: 2)
+            try select.bind(version, at: 3)
             guard try select.step() else { return }
             let position = select.int(at: 0)
             try select.reset()

@@ -182,8 +182,10 @@ public actor DiskCache {
             """, operation: "read the cache in")
         try select.bind(key, at: 1)
         guard try select.step() else { return nil }
-        guard let data = select.data(at: 0) else { throw CorruptEntry(reason: "its value is missing") }
-        let writtenAt = try Self.writtenAt(select.optionalDouble(at: 1), shown: select.text(at: 5))
+        let (data, writtenAt) = try CorruptEntry.checking(rowAt: select.optionalInt(at: 2)) {
+            guard let data = select.data(at: 0) else { throw CorruptEntry(reason: "its value is missing") }
+            return (data, try Self.writtenAt(select.optionalDouble(at: 1), shown: select.text(at: 5)))
+        }
         guard let version = select.optionalInt(at: 2) else {
             throw CorruptEntry(reason: "its version \(select.text(at: 6) ?? "NULL") is not a positive integer")
         }
@@ -292,7 +294,18 @@ extension DiskCache {
     /// kit writes.
     struct CorruptEntry: Error, CustomStringConvertible {
         let reason: String
+        /// The row's version when it validates; `nil` when it does not (or was not read). A
+        /// removal of the row takes it only while it is still at that version (``FoundRow``).
+        var version: Int? = nil
         var description: String { "the stored entry is corrupt: \(reason)" }
+
+        /// Runs `body`, which checks a row at `version`; a ``CorruptEntry`` it throws names it.
+        static func checking<T>(rowAt version: Int?, _ body: () throws -> T) throws -> T {
+            do { return try body() } catch var corrupt as CorruptEntry {
+                corrupt.version = version
+                throw corrupt
+            }
+        }
     }
 
     /// A value too large for the disk tier: it is not stored.

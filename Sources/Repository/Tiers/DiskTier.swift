@@ -31,8 +31,9 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
             case (let entry, true)?: stored = try await claim(entry, of: key, now: now)
             }
         } catch let corrupt as DiskCache.CorruptEntry {
-            // NB: a row that does not validate is a miss from now on; other keys are untouched.
-            _ = try? await cache.remove(storageKey(key))
+            // NB: a row that does not validate is a miss from now on (unless written again
+            // since); other keys are untouched.
+            try? await cache.removeUnusable(storageKey(key), foundAt: corrupt.version)
             throw failure("read", key, corrupt)
         } catch {
             throw failure("read", key, error)
@@ -43,8 +44,9 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
             return PersistedEntry(
                 value: value, writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators)
         } catch {
-            // NB: a row that does not decode is a miss from now on; other keys are untouched.
-            _ = try? await cache.remove(storageKey(key))
+            // NB: a row that does not decode is a miss from now on (unless written again since);
+            // other keys are untouched.
+            try? await cache.removeUnusable(storageKey(key), foundAt: Int(stored.version))
             throw failure("decode", key, error)
         }
     }
