@@ -20,7 +20,7 @@ extension KeyedRepository {
         let date = now()
         if let entry = memory.entry(for: key) {
             guard !isExpired(entry.writtenAt, at: date) else {
-                await discard(key)
+                await discard(key, foundAt: entry.version)
                 return (nil, nil)
             }
             let hit = Hit(
@@ -29,6 +29,7 @@ extension KeyedRepository {
             return (hit, nil)
         }
         guard let tier else { return (nil, nil) }
+        let seen = versionsSeen
         let stored: PersistedEntry<Value>?
         do {
             stored = try await tier.entry(for: key, now: date)
@@ -38,14 +39,19 @@ extension KeyedRepository {
         guard let stored else { return (nil, nil) }
         noteVersion(stored.version)
         guard !isExpired(stored.writtenAt, at: date) else {
-            await discard(key)
+            await discard(key, foundAt: stored.version)
             return (nil, nil)
         }
+        // NB: promoted only while nothing was written since the read began. A removal or a
+        // save of the key that landed meanwhile (and, for a save, was evicted since) would
+        // otherwise be undone in memory by the older value read; a write elsewhere only costs
+        // the next read a trip to the persistent tier. Checked under memory's lock, which
+        // every write takes after its version is noted.
         memory.store(
             .init(
                 value: stored.value, writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators
             ),
-            for: key)
+            for: key, if: { versionsSeen <= max(seen, stored.version) })
         let hit = Hit(
             value: stored.value, writtenAt: stored.writtenAt, version: stored.version, origin: .disk,
             validators: stored.validators)
@@ -163,9 +169,10 @@ extension KeyedRepository {
         age(of: writtenAt, at: date) >= ages.expireAfter
     }
 
-    /// Removes `key` from both tiers (an expired value).
-    private func discard(_ key: Key) async {
-        memory.remove(key)
-        _ = try? await tier?.remove(key)
+    /// Removes the expired value of `key` a read found at `version` from both tiers, unless it
+    /// was written since: a save that landed after the read stays.
+    private func discard(_ key: Key, foundAt version: UInt64) async {
+        memory.remove(key, ifAt: version)
+        try? await tier?.discardExpired(key, foundAt: version)
     }
 }

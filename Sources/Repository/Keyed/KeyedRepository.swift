@@ -167,6 +167,10 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         max(lastVersion.withLock { $0 }, tier?.fileVersion ?? 0)
     }
 
+    /// The highest version this repository and its persistent tier's connection have written
+    /// or read (another process's later writes are not in it: see ``latestVersion``).
+    var versionsSeen: UInt64 { max(lastVersion.withLock { $0 }, tier?.latestVersion ?? 0) }
+
     /// Makes every value written so far stale, on every tier: of `key`, or of every key.
     func invalidateEverythingWritten(of key: Key? = nil) {
         let version = latestVersion

@@ -95,6 +95,12 @@ where Element.ID: CacheKey {
         return try await rows.remove(key)
     }
 
+    /// NB: the key keeps its place in the holders' index (a key that may hold an id): a write
+    /// since the read, which the removal keeps, holds its ids there.
+    func discardExpired(_ key: Key, foundAt version: UInt64) async throws {
+        try await rows.discardExpired(key, foundAt: version)
+    }
+
     func removeAll() async throws -> UInt64? {
         holders.releaseAll()
         return try await rows.removeAll()

@@ -104,6 +104,15 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         }
     }
 
+    func discardExpired(_ id: Element.ID, foundAt version: UInt64) async throws {
+        do {
+            try await cache.removeUnusableElement(
+                type: store.type, id: id.persistentKey, found: .version(Int(exactly: version)))
+        } catch {
+            throw store.failure("remove", id, error)
+        }
+    }
+
     func removeAll() async throws -> UInt64? {
         do {
             return try await cache.removeElement(type: store.type, id: nil, remembering: true)

@@ -108,6 +108,14 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
         }
     }
 
+    func discardExpired(_ key: Key, foundAt version: UInt64) async throws {
+        do {
+            try await cache.removeUnusable(storageKey(key), foundAt: Int(exactly: version))
+        } catch {
+            throw failure("remove", key, error)
+        }
+    }
+
     func removeAll() async throws -> UInt64? {
         do {
             return try await cache.removeAll(prefixedBy: namespace)

@@ -48,10 +48,15 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// Stores `entry` for `key`, unless a later write is already there, then evicts the least
     /// recently used entries over the limits.
-    func store(_ entry: Entry, for key: Key) {
+    ///
+    /// `isCurrent` runs under the tier's lock, before anything changes: `false` stores nothing
+    /// (a value read from the persistent tier before a write of the key that memory may no
+    /// longer hold: a removal, or a save evicted since).
+    func store(_ entry: Entry, for key: Key, if isCurrent: () -> Bool = { true }) {
         // NB: the app's cost function runs before the lock is taken.
         let entryCost = cost(entry.value)
         index.withLock { index in
+            guard isCurrent() else { return }
             if let current = index.value(for: key), current.version > entry.version { return }
             guard entryCost <= costLimit else {
                 index.remove(key)
@@ -102,6 +107,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Removes the entry for `key`.
     public func remove(_ key: Key) {
         index.withLock { _ = $0.remove(key) }
+    }
+
+    /// Removes the entry for `key` while it is the write at `version` (a later one stays).
+    func remove(_ key: Key, ifAt version: UInt64) {
+        index.withLock { index in
+            guard index.peek(key)?.version == version else { return }
+            index.remove(key)
+        }
     }
 
     /// Removes every entry.

@@ -49,6 +49,10 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// - Returns: The version of the removal; `nil` when the tier keeps no versions.
     func remove(_ key: Key) async throws -> UInt64?
 
+    /// Removes the value of `key` that a read found at `version` and that expired, unless it
+    /// was written since (a save that landed after the read stays).
+    func discardExpired(_ key: Key, foundAt version: UInt64) async throws
+
     /// Removes every value the tier holds.
     ///
     /// - Returns: The version of the removal; `nil` when the tier keeps no versions.

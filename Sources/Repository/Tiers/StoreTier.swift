@@ -49,6 +49,10 @@ struct StoreTier<Element: Sendable & Identifiable & Equatable>: PersistentTier w
         return nil
     }
 
+    /// Nothing: the single source of truth never expires (``FreshnessPolicy/ages``); a sync
+    /// replaces it.
+    func discardExpired(_ key: WholeCollection, foundAt version: UInt64) async throws {}
+
     /// Empties the collection.
     func removeAll() async throws -> UInt64? {
         try await remove(WholeCollection())
