@@ -5,10 +5,11 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// Saves, removals, fetches, failed writes, invalidations, joins, reader cancellations and a
-/// clock that jumps back and forth, interleaved at random over a disk tier (SQLite, in memory): 1,000 runs,
-/// 10,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), in 4 shards
-/// of their own seeds.
+/// Saves, removals, fetches, failed writes, invalidations, joins, reader cancellations, a
+/// clock that jumps back and forth and saves of another key that evict the key from memory (so
+/// reads go to the file while it is written), interleaved at random over a disk tier (SQLite,
+/// in memory): 1,000 runs, 10,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as
+/// `.ci/run` sets it), in 4 shards of their own seeds.
 ///
 /// After each run: every save that returned is stored and every live reader ends with what the
 /// store holds, no reader is left refreshing or waiting, no value whose write failed was ever
@@ -51,7 +52,8 @@ private final class Run {
         self.run = run
         disk = try DiskCache(.inMemory)
         let (loader, saves, poisoned, fetches) = (loader, saves, poisoned, fetches)
-        repository = KeyedRepository(disk: disk, now: { [clock] in clock.now }) { key in
+        repository = KeyedRepository(memory: MemoryCache(countLimit: 1), disk: disk, now: { [clock] in clock.now }) {
+            key in
             // NB: the value says which fetch it is and how many saves had returned when its
             // request started.
             let (id, before) = (
@@ -66,7 +68,7 @@ private final class Run {
 
     func play(_ random: inout SeededGenerator) async throws {
         for _ in 0..<Int(random.next() % 9 + 3) {
-            switch random.next() % 10 {
+            switch random.next() % 11 {
             case 0, 1: try await save(random.next() % 5 == 0)
             case 2: refresh()
             case 3: await completeOne(failingItsWrite: random.next() % 4 == 0, failingTheFetch: random.next() % 5 == 0)
@@ -75,6 +77,9 @@ private final class Run {
             case 6: if !readers.isEmpty { readers[Int(random.next() % UInt64(readers.count))].task.cancel() }
             case 7: clock.advance(by: random.next() % 2 == 0 ? 3_600 : -3_600)
             case 8: try await remove()
+            // NB: memory keeps one key: a save of another sends the next reads of "k" to the
+            // file, side by side with the writes of "k".
+            case 9: try await repository.save("other", for: "other")
             default: for _ in 0..<Int(random.next() % 8) { await Task.yield() }
             }
         }
