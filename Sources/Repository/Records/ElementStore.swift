@@ -111,7 +111,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     @concurrent private func removed(_ id: Element.ID) async throws -> ElementChange<Element> {
         let version: UInt64
         do {
-            version = try await disk.removeElement(type: type, id: id.persistentKey, remembering: true)
+            version = try await disk.removeElement(type: type, id: id.persistentKey)
         } catch {
             throw failure("remove", id, error)
         }

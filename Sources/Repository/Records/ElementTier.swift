@@ -83,7 +83,13 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         }
     }
 
-    func remove(_ id: Element.ID) async throws -> UInt64? { try await remove(id, remembering: true) }
+    func remove(_ id: Element.ID) async throws -> UInt64? {
+        do {
+            return try await cache.removeElement(type: store.type, id: id.persistentKey)
+        } catch {
+            throw store.failure("remove", id, error)
+        }
+    }
 
     /// Drops the file's copy of element `id` that a detail wrote, as for a value the server
     /// said not to store: the lists and pages that hold the element keep it (its row stays
@@ -91,14 +97,6 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
     private func dropCopy(of id: Element.ID) async throws -> UInt64 {
         do {
             return try await cache.dropElementWrittenByID(type: store.type, id: id.persistentKey)
-        } catch {
-            throw store.failure("remove", id, error)
-        }
-    }
-
-    private func remove(_ id: Element.ID, remembering: Bool) async throws -> UInt64? {
-        do {
-            return try await cache.removeElement(type: store.type, id: id.persistentKey, remembering: remembering)
         } catch {
             throw store.failure("remove", id, error)
         }
@@ -115,7 +113,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
 
     func removeAll() async throws -> UInt64? {
         do {
-            return try await cache.removeElement(type: store.type, id: nil, remembering: true)
+            return try await cache.removeElement(type: store.type, id: nil)
         } catch {
             throw CacheError(operation: "remove", path: cache.path, key: "every \(store.type)", reason: "\(error)")
         }

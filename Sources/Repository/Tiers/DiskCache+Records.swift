@@ -194,13 +194,12 @@ extension DiskCache {
     }
 
     /// Removes element `id` of `type` (`nil`: every element of `type`) and its membership
-    /// rows, at the file's next write version. The lists keep their ids; a read skips it.
-    ///
-    /// - Parameter remembering: Whether the removal is remembered (see
-    ///   `DiskCache+Removals.swift`), so that a fetch that started before it does not bring
-    ///   the element back: an app's removal is; the removal of a row no read can use is not.
+    /// rows, at the file's next write version, as an app removes it: the removal is remembered
+    /// (see `DiskCache+Removals.swift`), so that a fetch that started before it does not bring
+    /// the element back. The lists keep their ids; a read skips it. (A row no read can use goes
+    /// with `removeUnusableElement(type:id:found:)`, which remembers nothing.)
     @discardableResult
-    func removeElement(type: String, id: String?, remembering: Bool) async throws -> UInt64 {
+    func removeElement(type: String, id: String?) async throws -> UInt64 {
         try await writeFault?("\(type)|\(id ?? "*")")
         return try database.transaction(operation: "remove from the cache in") {
             let version = try advanceVersion()
@@ -212,7 +211,7 @@ extension DiskCache {
                 try delete.bind(id, at: 2)
                 _ = try delete.step()
             }
-            if remembering { try recordRemoval(type: type, id: id, version: version) }
+            try recordRemoval(type: type, id: id, version: version)
             return version
         }
     }
