@@ -61,7 +61,7 @@ extension PersistedPages {
                 validators: stored.validators)
         }
         await store.removeRows(of: problem, found: stored.elements)
-        try? await disk.markIncomplete(pageOf: listKey, request: request)
+        try? await disk.markIncomplete(pageOf: listKey, request: request, foundAt: stored.version)
         return StoredRead(
             served: (page, failure(problem.operation, problem)), isIncomplete: true, fetchedAt: stored.fetchedAt)
     }

@@ -63,7 +63,7 @@ extension DiskCache {
         let fetchedAt: Date
         let validators: Validators
         /// Whether it was served without some of its elements since it was written (see
-        /// `markIncomplete(pageOf:request:)`).
+        /// `markIncomplete(pageOf:request:foundAt:)`).
         let isIncomplete: Bool
         /// Its row's version; `nil` when it does not validate.
         let version: Int?

@@ -45,15 +45,17 @@ extension DiskCache {
     /// Marks the stored page of list `listKey` that `request` loaded, which was served without
     /// some of its elements (their bad rows removed since): the next load of it asks the source
     /// (an initial page, without its validators), rather than serving it short, or being told
-    /// it has not changed, for ever. A write of the page clears the mark.
-    func markIncomplete(pageOf listKey: String, request: String?) throws {
+    /// it has not changed, for ever. A write of the page clears the mark; so only the row the
+    /// read found at `version` is marked, not one written since (which came whole).
+    func markIncomplete(pageOf listKey: String, request: String?, foundAt version: Int?) throws {
         let update = try database.prepare(
             """
             UPDATE content_loading_list_pages SET incomplete = 1, entity_tag = NULL, last_modified = NULL
-                WHERE list_key = ? AND request IS ?
+                WHERE list_key = ? AND request IS ? AND (\(Self.validVersion)) IS ?
             """, operation: "write the cache in")
         try update.bind(listKey, at: 1)
         try update.bind(request, at: 2)
+        try update.bind(version, at: 3)
         _ = try update.step()
     }
 }
