@@ -106,6 +106,39 @@ struct KeyedRepositoryRevalidationTests {
         #expect(sent.withLock { $0 } == [.none, .none], "nothing cached, so the next fetch sends no validators")
     }
 
+    /// A slow answer, or a clock that moved on: the 304 still answers the validators sent.
+    @Test func aNotModifiedForAValueThatExpiredWhileItWasAskedForConfirmsIt() async throws {
+        let tag = Validators(entityTag: "\"1\"")
+        let secondsPassingInTheRequest = Locked<TimeInterval>(0)
+        let sent = Locked<[Validators]>([])
+        let disk = try DiskCache(.file(path: try temporaryCachePath()))
+        let repository = KeyedRepository<String, String>(
+            disk: disk, ages: CacheAges(staleAfter: .seconds(60), expireAfter: .seconds(120)),
+            now: { [clock] in clock.now }
+        ) { [clock] _, validators in
+            sent.withLock { $0.append(validators) }
+            clock.advance(by: secondsPassingInTheRequest.withLock { $0 })
+            return validators == tag ? .notModified(tag) : .modified("v1", tag)
+        }
+        try await repository.refresh("a")
+        clock.advance(by: 90)
+        secondsPassingInTheRequest.withLock { $0 = 60 }  // it expires at 120 s, on the way
+        let reader = record(repository.events(for: "a", policy: .returnCacheElseLoad))
+
+        let events = try await reader.values(count: 2)
+
+        #expect(events.map(\.summary) == ["memory:v1", "remote:v1"], "no error, no removal")
+        #expect(events.last?.cachedValue?.isUnchanged == true && events.last?.cachedValue?.isRefreshing == false)
+        #expect(events.last?.cachedValue?.age == .zero, "confirmed: its age starts again")
+        #expect(sent.withLock { $0 } == [.none, tag])
+        let reopened = KeyedRepository<String, String>(
+            disk: try DiskCache(.file(path: disk.path)), now: { [clock] in clock.now }
+        ) {
+            _ in "fetched"
+        }
+        #expect(try await reopened.value(for: "a", policy: .returnCacheDontLoad)?.age == .zero, "confirmed in the file")
+    }
+
     @Test func aSaveStoresNoValidatorsSoTheNextFetchIsFull() async throws {
         let repository = repository()
         try await repository.refresh("a")

@@ -100,7 +100,12 @@ extension KeyedRepository {
     ) async throws -> (SyncOutcome, KeyChannel<Value>.Delivery) {
         switch result {
         case .notModified(let validators):
-            guard let current = await lookUp(key).hit else {
+            // NB: the 304 answers the validators sent, so the value they came with is current,
+            // also when it expired while the request was on its way (a slow answer, a clock
+            // that moved on): it is confirmed, not removed and fetched again in full.
+            guard let current = await lookUp(key, keepingExpired: sent != .none).hit,
+                current.validators == sent || !isExpired(current.writtenAt, at: now())
+            else {
                 // NB: nothing is cached, so nothing holds the validators: the next fetch is full.
                 throw UnexpectedNotModified(key: key.persistentKey)
             }

@@ -15,11 +15,12 @@ extension KeyedRepository {
     /// promoted to memory). An expired value is removed and reads as a miss; so does a stored
     /// value that cannot be read or decoded, whose error comes back with the miss. A stored
     /// list served without the elements that do not decode comes back with the error naming
-    /// them.
-    func lookUp(_ key: Key) async -> (hit: Hit?, failure: (any Error)?) {
+    /// them. `keepingExpired`: an expired value is a hit too, and stays (a 304 that answers its
+    /// validators confirms it).
+    func lookUp(_ key: Key, keepingExpired: Bool = false) async -> (hit: Hit?, failure: (any Error)?) {
         let date = now()
         if let entry = memory.entry(for: key) {
-            guard !isExpired(entry.writtenAt, at: date) else {
+            guard keepingExpired || !isExpired(entry.writtenAt, at: date) else {
                 await discard(key, foundAt: entry.version)
                 return (nil, nil)
             }
@@ -38,7 +39,7 @@ extension KeyedRepository {
         }
         guard let stored else { return (nil, nil) }
         noteVersion(stored.version)
-        guard !isExpired(stored.writtenAt, at: date) else {
+        guard keepingExpired || !isExpired(stored.writtenAt, at: date) else {
             await discard(key, foundAt: stored.version)
             return (nil, nil)
         }
