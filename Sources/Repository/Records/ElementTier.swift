@@ -102,10 +102,10 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
         }
     }
 
+    /// NB: the detail's copy goes, not the element: the lists that hold it keep it.
     func discardExpired(_ id: Element.ID, foundAt version: UInt64) async throws {
         do {
-            try await cache.removeUnusableElement(
-                type: store.type, id: id.persistentKey, found: .version(Int(exactly: version)))
+            try await cache.dropExpiredElement(type: store.type, id: id.persistentKey, foundAt: Int(exactly: version))
         } catch {
             throw store.failure("remove", id, error)
         }
