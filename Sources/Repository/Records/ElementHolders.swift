@@ -28,6 +28,22 @@ final class ElementHolders<Key: Hashable & Sendable, ID: Hashable & Sendable>: S
         }
     }
 
+    /// Records that the list of `key` holds the elements `ids` too, in that order, as a read
+    /// found it: the elements the key holds already stay, where they were. A read may have
+    /// begun before a write of the key that held a newer list (its elements too), so a read
+    /// never takes one away: replacing them, it hid the newer list from the changes of the
+    /// elements only it holds. (A position that is no longer right is checked where it is used.)
+    func holdToo(_ ids: some Sequence<ID>, in key: Key) {
+        state.withLock { state in
+            var held = state.byKey[key] ?? [:]
+            for (position, id) in ids.enumerated() where held[id] == nil {
+                held[id] = position
+                state.byElement[id, default: []].insert(key)
+            }
+            state.byKey[key] = held.isEmpty ? nil : held
+        }
+    }
+
     /// Where the list of `key` holds the elements `ids` it holds (`-1`: more than once), as
     /// its last write or read left it.
     func positions(of ids: [ID], in key: Key) -> [ID: Int] {

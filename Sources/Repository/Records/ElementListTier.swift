@@ -43,7 +43,8 @@ where Element.ID: CacheKey {
         } catch {
             throw await discarding(key, foundAt: Int(entry.version), rows.failure("decode", key, error))
         }
-        holders.hold(list.map(\.id), in: key)
+        // NB: too, not instead: a write of the key may have come since this read began.
+        holders.holdToo(list.map(\.id), in: key)
         var read = PersistedEntry(
             value: list, writtenAt: entry.writtenAt, version: entry.version, validators: entry.validators)
         if let problem {

@@ -1,0 +1,70 @@
+import ContentLoadingRepository
+import Foundation
+import KitTestSupport
+import Testing
+
+/// List saves, list reads from the file, element saves and element removals, run side by side
+/// at random over a repository of lists whose memory keeps one list (so reads go to the file
+/// while the lists are written): 1,000 runs, 10,000 in the full fault corpus. After each run,
+/// the list memory holds is the one the file holds.
+///
+/// A read that began before a list was saved used to record, after the save, the elements of
+/// the list it read as all the list holds: a change of an element only the saved list held
+/// then missed the list in memory, which kept showing it (a removed element, an older copy).
+/// The race has no place to pause it, so it is found at random: 3–5 runs in 1,000 failed, 30
+/// in 10,000 (`ElementHoldersTests` pins the fix's rule).
+///
+/// Disabled: with that fixed, another race remains that this suite finds only while the
+/// machine is loaded (0 failures in 9 × 10,000 runs on an idle machine; 1–6 in 10,000 with a
+/// core busy): an element saved and then removed, side by side, the list in memory keeps the
+/// saved element while the file holds neither (the removal's change does not reach the list in
+/// memory). Each failure prints its plan. Enabled, it would make `swift test` fail at random.
+@Suite(
+    .timeLimit(.minutes(3)),
+    .disabled("a second race remains (an element saved and removed side by side): see the suite's doc comment"))
+struct ListHoldersInterleavingTests {
+    typealias Contact = ElementStoreTests.Contact
+
+    static let runs = RandomizedRuns.count(full: 10_000, usual: 1_000)
+
+    @Test func memoryHoldsTheListsTheFileHolds() async throws {
+        var random = SeededGenerator(seed: 52)
+        for run in 0..<Self.runs { try await play(run: run, &random) }
+    }
+
+    private func play(run: Int, _ random: inout SeededGenerator) async throws {
+        let disk = try DiskCache(.inMemory)
+        let store = ElementStore<Contact>(disk: disk)
+        let lists = KeyedRepository<String, [Contact]>(elements: store, memory: MemoryCache(countLimit: 1)) { _ in [] }
+        try await lists.save([Contact(id: 1, phone: "1"), Contact(id: 2, phone: "2")], for: "x")
+        try await lists.save([Contact(id: 2, phone: "2"), Contact(id: 3, phone: "3")], for: "y")
+        var steps: [Task<Void, Never>] = []
+        var plan: [String] = []
+        for step in 0..<Int(random.next() % 4 + 3) {
+            let (id, key) = (Int(random.next() % 3) + 1, random.next() % 2 == 0 ? "x" : "y")
+            let (value, operation) = ("\(run).\(step)", step == 0 ? 0 : Int(random.next() % 4))
+            plan.append("\(step):\(["save list", "save", "remove", "read"][operation]) \(id) \(key)")
+            steps.append(
+                Task {
+                    switch operation {
+                    case 0: try? await lists.save([Contact(id: id, phone: "list \(value)")], for: key)
+                    case 1: try? await store.save(Contact(id: id, phone: "saved \(value)"))
+                    case 2: try? await store.remove(id: id)
+                    default: _ = try? await lists.value(for: key, policy: .returnCacheDontLoad)
+                    }
+                })
+            if random.next() % 2 == 0 { await Task.yield() }
+        }
+        for step in steps { await step.value }
+
+        let file = KeyedRepository<String, [Contact]>(
+            elements: ElementStore(disk: disk), memory: MemoryCache(countLimit: 1, costLimit: 0)
+        ) { _ in [] }
+        for key in ["x", "y"] {
+            guard let held = lists.cachedValue(for: key)?.value else { continue }
+            let stored = try await file.value(for: key, policy: .returnCacheDontLoad)?.value
+            #expect(
+                held == stored, "run \(run), list \(key): memory \(held), file \(String(describing: stored)) \(plan)")
+        }
+    }
+}
