@@ -10,7 +10,7 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     /// The removed element's id.
     var removed: Element.ID? = nil
     /// Whether every element of the type was removed (a details repository's `removeAll()`):
-    /// every key leaves out what it holds, but the elements a newer change brought.
+    /// every list leaves out all it holds; a detail keeps the element a newer change brought.
     var removesAll = false
     /// The file's version of the write.
     let version: UInt64
@@ -29,14 +29,15 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     /// The ids it changes.
     var ids: [Element.ID] { saved.map(\.id) + (removed.map { [$0] } ?? []) }
 
-    /// The change without the elements a newer change brought (or is bringing) to its
-    /// receivers: one that hears it late keeps the newer. Call it where the change is applied,
-    /// under the receiver's lock.
+    /// The change as a list hears it: without the saved elements a newer change brought (or is
+    /// bringing) to its receivers, so one that hears it late keeps the newer. A removal stays
+    /// whatever came after it: it took the element out of every list in the file, and no save
+    /// puts one back (only a write of the list does, which the receiver checks). Call it where
+    /// the change is applied, under the receiver's lock.
     func current() -> ElementChange {
         guard versions != nil else { return self }
         var current = self
         current.saved.removeAll { isSuperseded($0.id) }
-        if let removed, isSuperseded(removed) { current.removed = nil }
         return current
     }
 
@@ -77,16 +78,15 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     }
 
     /// Applies the change to `list`: each saved element in place of every element with its
-    /// id (unless equal), the removed one left out, or every one a newer change did not bring
-    /// (order kept).
+    /// id (unless equal), the removed one left out, or every one (order kept).
     ///
     /// - Returns: Whether `list` changed.
     func apply(to list: inout [Element]) -> Bool {
         var changed = false
         if removesAll {
-            let count = list.count
-            list.removeAll { !isSuperseded($0.id) }
-            changed = list.count != count
+            // NB: every element, also one a newer save brought: a save puts none back in a list.
+            changed = !list.isEmpty
+            list.removeAll()
         }
         if let removed {
             let count = list.count

@@ -19,6 +19,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         @usableFromInline var version: UInt64
         /// The validators the fetch of the value got (none for a save).
         public internal(set) var validators: Validators = .none
+        /// The version of the last write of the whole value (an edit of some of its parts, an
+        /// element of a list, raises ``version`` only).
+        @usableFromInline var wholeVersion: UInt64
+
+        init(value: Value, writtenAt: Date, version: UInt64, validators: Validators = .none) {
+            (self.value, self.writtenAt, self.version, self.validators) = (value, writtenAt, version, validators)
+            wholeVersion = version
+        }
     }
 
     /// The most entries kept.
