@@ -52,7 +52,12 @@ extension KeyedRepository {
             .init(
                 value: stored.value, writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators
             ),
-            for: key, if: { versionsSeen <= max(seen, stored.version) })
+            for: key,
+            if: {
+                guard versionsSeen <= max(seen, stored.version) else { return false }
+                tier.willPromote(stored.value, for: key)
+                return true
+            })
         let hit = Hit(
             value: stored.value, writtenAt: stored.writtenAt, version: stored.version, origin: .disk,
             validators: stored.validators)

@@ -44,6 +44,14 @@ final class ElementHolders<Key: Hashable & Sendable, ID: Hashable & Sendable>: S
         }
     }
 
+    /// Records what the list of `key` holds (`ids`, made only then) when nothing is recorded for
+    /// it: a list going into memory after a change dropped it (see
+    /// `KeyedRepository+ElementChanges.swift`).
+    func holdIfDropped(_ ids: () -> [ID], in key: Key) {
+        guard state.withLock({ $0.byKey[key] == nil }) else { return }
+        holdToo(ids(), in: key)
+    }
+
     /// Where the list of `key` holds the elements `ids` it holds (`-1`: more than once), as
     /// its last write or read left it.
     func positions(of ids: [ID], in key: Key) -> [ID: Int] {

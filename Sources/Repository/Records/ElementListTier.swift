@@ -96,6 +96,10 @@ where Element.ID: CacheKey {
         return try await rows.remove(key)
     }
 
+    func willPromote(_ value: [Element], for key: Key) {
+        holders.holdIfDropped({ value.map(\.id) }, in: key)
+    }
+
     /// NB: the key keeps its place in the holders' index (a key that may hold an id): a write
     /// since the read, which the removal keeps, holds its ids there.
     func discardExpired(_ key: Key, foundAt version: UInt64) async throws {

@@ -58,8 +58,9 @@ extension KeyedRepository {
                                 version: max(version, hit.version), validators: hit.validators),
                             in: channel)
                     } else {
-                        // NB: a list on disk only already joins the change; it is not held here any more.
-                        holders.release(key)
+                        // NB: a list on disk only already joins the change; it is not held here any
+                        // more. Under memory's lock: a read promoting the list now holds it again.
+                        memory.withoutEntry(for: key) { holders.release(key) }
                     }
                 }
             }

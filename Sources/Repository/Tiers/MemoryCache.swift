@@ -125,6 +125,18 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
+    /// Runs `body` under the tier's lock when it holds no entry for `key` (a promotion, which
+    /// stores under the lock, then comes before or after it, never between); returns whether
+    /// it ran.
+    @discardableResult
+    func withoutEntry(for key: Key, _ body: () -> Void) -> Bool {
+        index.withLock { index in
+            guard index.peek(key) == nil else { return false }
+            body()
+            return true
+        }
+    }
+
     /// Removes every entry.
     public func removeAll() {
         index.withLock { $0.removeAll() }

@@ -86,6 +86,11 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// Runs `write`: a write through this tier and its `didWrite`. A tier whose writes are
     /// shared counts it as in flight until it ends (see `ElementVersions`).
     func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result
+
+    /// Called under memory's lock as `value`, read from this tier, goes into memory for `key`:
+    /// a tier that tracks which keys hold which parts makes sure `key` is tracked (a change
+    /// that found the key out of memory may have dropped it since the read).
+    func willPromote(_ value: Value, for key: Key)
 }
 
 extension PersistentTier {
@@ -96,6 +101,8 @@ extension PersistentTier {
     func didRemoveAll(version: UInt64) async {}
 
     func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result { try await write() }
+
+    func willPromote(_ value: Value, for key: Key) {}
 
     func startVersion(since seen: UInt64) async -> UInt64 { seen }
 
