@@ -28,14 +28,7 @@ extension DiskCache {
     func dropExpiredElement(type: String, id: String, foundAt version: Int?) async throws {
         try await writeFault?("\(type)|\(id)")
         try database.transaction(operation: "remove from the cache in") {
-            let select = try database.prepare(
-                "SELECT 1 FROM content_loading_elements WHERE type = ? AND id = ? AND (\(Self.validVersion)) IS ?",
-                operation: "remove from the cache in")
-            try select.bind(type, at: 1)
-            try select.bind(id, at: 2)
-            try select.bind(version, at: 3)
-            guard try select.step() else { return }
-            try select.reset()
+            guard try elementRow(type: type, id: id, isStill: .version(version)) == true else { return }
             _ = try advanceVersion()
             try dropCopy(type: type, id: id)
         }

@@ -203,16 +203,22 @@ extension DiskCache {
         try await writeFault?("\(type)|\(id ?? "*")")
         return try database.transaction(operation: "remove from the cache in") {
             let version = try advanceVersion()
-            for table in [("content_loading_list_members", "element_"), ("content_loading_elements", "")] {
-                let delete = try database.prepare(
-                    "DELETE FROM \(table.0) WHERE \(table.1)type = ?1 AND (?2 IS NULL OR \(table.1)id = ?2)",
-                    operation: "remove from the cache in")
-                try delete.bind(type, at: 1)
-                try delete.bind(id, at: 2)
-                _ = try delete.step()
-            }
+            try deleteElement(type: type, id: id)
             try recordRemoval(type: type, id: id, version: version)
             return version
+        }
+    }
+
+    /// Deletes element `id` of `type` (`nil`: every element of `type`) and its membership rows;
+    /// inside a write's transaction.
+    func deleteElement(type: String, id: String?) throws {
+        for table in [("content_loading_list_members", "element_"), ("content_loading_elements", "")] {
+            let delete = try database.prepare(
+                "DELETE FROM \(table.0) WHERE \(table.1)type = ?1 AND (?2 IS NULL OR \(table.1)id = ?2)",
+                operation: "remove from the cache in")
+            try delete.bind(type, at: 1)
+            try delete.bind(id, at: 2)
+            _ = try delete.step()
         }
     }
 }

@@ -26,66 +26,52 @@ extension DiskCache {
         try await writeFault?(key)
         try keepingTotalOnFailure {
             try database.transaction(operation: "remove from the cache in") {
-                let size = try database.prepare(
-                    "SELECT \(Self.rowBytes) FROM content_loading_cache WHERE key = ? AND (\(Self.validVersion)) IS ?",
+                let select = try database.prepare(
+                    "SELECT 1 FROM content_loading_cache WHERE key = ? AND (\(Self.validVersion)) IS ?",
                     operation: "remove from the cache in")
-                try size.bind(key, at: 1)
-                try size.bind(version, at: 2)
-                guard try size.step() else { return }
-                let removed = size.int(at: 0)
-                try size.reset()
+                try select.bind(key, at: 1)
+                try select.bind(version, at: 2)
+                guard try select.step() else { return }
+                try select.reset()
                 _ = try advanceVersion()
-                let delete = try database.prepare(
-                    "DELETE FROM content_loading_cache WHERE key = ?", operation: "remove from the cache in")
-                try delete.bind(key, at: 1)
-                try delete.step()
-                totalBytes -= removed
-                pendingReads[key] = nil
+                try deleteEntry(key)
             }
         }
     }
 
     /// Removes element `id` of `type` and the membership rows that hold it, while its row is
-    /// still the one a read found; `.missing`: the membership rows, while it has no row.
+    /// still the one a read found (or has gone since); `.missing`: the membership rows, while it
+    /// has no row.
     func removeUnusableElement(type: String, id: String, found: FoundElementRow) async throws {
         try await writeFault?("\(type)|\(id)")
         try database.transaction(operation: "remove from the cache in") {
-            let row: String
-            switch found {
-            case .version: row = "(\(Self.validVersion)) IS ?3"
-            case .value: row = "value = ?3"
-            case .missing: row = "0"
-            }
-            // NB: the element's row first: its membership rows going first would take it with
-            // them (the orphan trigger), whatever it holds now.
-            let deleteRow = try database.prepare(
-                "DELETE FROM content_loading_elements WHERE type = ?1 AND id = ?2 AND \(row)",
-                operation: "remove from the cache in")
-            try deleteRow.bind(type, at: 1)
-            try deleteRow.bind(id, at: 2)
-            switch found {
-            case .version(let version): try deleteRow.bind(version, at: 3)
-            case .value(let data): try deleteRow.bind(data, at: 3)
-            case .missing: break
-            }
-            _ = try deleteRow.step()
-            guard try changedRows() > 0 || !(try elementRowExists(type: type, id: id)) else { return }
+            guard try elementRow(type: type, id: id, isStill: found) ?? true else { return }
             _ = try advanceVersion()
-            let deleteMembers = try database.prepare(
-                "DELETE FROM content_loading_list_members WHERE element_type = ? AND element_id = ?",
-                operation: "remove from the cache in")
-            try deleteMembers.bind(type, at: 1)
-            try deleteMembers.bind(id, at: 2)
-            _ = try deleteMembers.step()
+            try deleteElement(type: type, id: id)
         }
     }
 
-    /// Whether the file holds a row for element `id` of `type`.
-    private func elementRowExists(type: String, id: String) throws -> Bool {
+    /// Whether the row of element `id` of `type` is still the one a read `found`; `nil` when
+    /// there is none.
+    func elementRow(type: String, id: String, isStill found: FoundElementRow) throws -> Bool? {
+        let matches =
+            switch found {
+            case .version: "(\(Self.validVersion)) IS ?3"
+            case .value: "value = ?3"
+            case .missing: "0"
+            }
         let select = try database.prepare(
-            "SELECT 1 FROM content_loading_elements WHERE type = ? AND id = ?", operation: "remove from the cache in")
+            "SELECT \(matches) FROM content_loading_elements WHERE type = ?1 AND id = ?2",
+            operation: "remove from the cache in")
         try select.bind(type, at: 1)
         try select.bind(id, at: 2)
-        return try select.step()
+        switch found {
+        case .version(let version): try select.bind(version, at: 3)
+        case .value(let data): try select.bind(data, at: 3)
+        case .missing: break
+        }
+        guard try select.step() else { return nil }
+        defer { try? select.reset() }
+        return select.int(at: 0) != 0
     }
 }

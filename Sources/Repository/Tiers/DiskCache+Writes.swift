@@ -99,19 +99,25 @@ extension DiskCache {
     /// - Returns: The version of the removal.
     @discardableResult
     func remove(_ key: String) throws -> UInt64 {
-        pendingReads[key] = nil
-        return try keepingTotalOnFailure {
+        try keepingTotalOnFailure {
             try database.transaction(operation: "remove from the cache in") {
                 let version = try advanceVersion()
-                let removed = try storedBytes(of: key)
-                let delete = try database.prepare(
-                    "DELETE FROM content_loading_cache WHERE key = ?", operation: "remove from the cache in")
-                try delete.bind(key, at: 1)
-                try delete.step()
-                totalBytes -= removed
+                try deleteEntry(key)
                 return version
             }
         }
+    }
+
+    /// Deletes the entry for `key` (its value and membership rows go with it, by trigger) and
+    /// takes its bytes off the total; inside a write's transaction.
+    func deleteEntry(_ key: String) throws {
+        pendingReads[key] = nil
+        let removed = try storedBytes(of: key)
+        let delete = try database.prepare(
+            "DELETE FROM content_loading_cache WHERE key = ?", operation: "remove from the cache in")
+        try delete.bind(key, at: 1)
+        try delete.step()
+        totalBytes -= removed
     }
 
     /// Removes every entry, at the file's next write version.
