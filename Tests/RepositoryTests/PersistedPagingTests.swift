@@ -25,8 +25,14 @@ struct PersistedPagingTests {
     }
 
     func feed(over store: ElementStore<Contact>, key: String = "feed", pageWindow: Int? = nil) -> Feed {
-        let catalog = catalog
-        return Feed(
+        Self.feed(over: store, key: key, catalog: catalog, pageWindow: pageWindow)
+    }
+
+    /// A paging model over `store`'s pages of `key`, fetched from `catalog`.
+    static func feed(
+        over store: ElementStore<Contact>, key: String, catalog: PagedCatalog, pageWindow: Int? = nil
+    ) -> Feed {
+        Feed(
             pageWindow: pageWindow,
             source: .persisted(in: store, key: key) { cursor, validators in
                 try await catalog.page(cursor, validators: validators)

@@ -55,7 +55,8 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
     /// equal), the removed one left out, order kept.
     ///
     /// While a load runs, the change is kept too, and applied again to what the load brings,
-    /// which may have been read before it. An element a newer change brought first is left out.
+    /// which may have been read before it. A save that a newer change of its element overtook
+    /// is left out; a removal is not, unless a page of the list stored after it holds the element.
     private func apply(_ change: PagingSourceChange<Element>) {
         let change = change.current()
         let isLoading = machine.activeLoad != nil || nextEnd.isLoading || previousEnd.isLoading
@@ -135,14 +136,15 @@ struct PagingSourceOperations<Input: Sendable, Element: Sendable, Cursor: Sendab
 
 extension PagingSourceChange {
     /// Applies the change to `list`: each saved element in place of the item with its id
-    /// (unless equal), the removed one left out (or every one a newer change did not bring),
-    /// order kept.
+    /// (unless equal), the removed one left out (or every one), but for those a newer write of
+    /// the list's pages placed there again, order kept.
     ///
     /// - Returns: Whether `list` changed.
     func apply<Cursor>(to list: inout PagedList<Element, Cursor>, key: DeduplicationKey<Element>?) -> Bool {
         var changed = false
-        if removesAll, list.removeAll(where: { !isSuperseded($0.id) }, key: key) { changed = true }
-        if let removed, let index = list.firstIndex(ofID: removed, key: key) {
+        let input = list.origin.input
+        if removesAll, list.removeAll(where: { !isPlacedAgain($0.id, input) }, key: key) { changed = true }
+        if let removed, !isPlacedAgain(removed, input), let index = list.firstIndex(ofID: removed, key: key) {
             list.remove(at: index, key: key)
             changed = true
         }

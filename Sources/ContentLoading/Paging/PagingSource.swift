@@ -54,27 +54,33 @@ package struct PagingSourceChange<Element: Identifiable & Sendable>: Sendable wh
     package var saved: [Element]
     package var removed: Element.ID?
     /// Whether every element was removed: the model leaves out every item but those a newer
-    /// change brought.
+    /// write of its list's pages placed there.
     package var removesAll: Bool
     /// Whether a newer change of the element with an id came before this one (two writers of
-    /// one element may be heard in either order): that element is left out where it is applied.
+    /// one element may be heard in either order): a save of that element is left out where it
+    /// is applied.
     package let isSuperseded: @Sendable (Element.ID) -> Bool
+    /// Whether a write of the pages of the list an input loads placed the element with an id
+    /// there after this change: a removal does not take it out of that list. (A save puts no
+    /// element back in a list: a removal overtaken by one still applies.)
+    package let isPlacedAgain: @Sendable (Element.ID, _ input: any Sendable) -> Bool
 
     package init(
         saved: [Element], removed: Element.ID?, removesAll: Bool = false,
-        isSuperseded: @escaping @Sendable (Element.ID) -> Bool = { _ in false }
+        isSuperseded: @escaping @Sendable (Element.ID) -> Bool = { _ in false },
+        isPlacedAgain: @escaping @Sendable (Element.ID, _ input: any Sendable) -> Bool = { _, _ in false }
     ) {
         self.saved = saved
         self.removed = removed
         self.removesAll = removesAll
         self.isSuperseded = isSuperseded
+        self.isPlacedAgain = isPlacedAgain
     }
 
-    /// The change without the elements a newer change brought before it.
+    /// The change without the saves a newer change of their elements brought before it.
     package func current() -> PagingSourceChange {
         var current = self
         current.saved.removeAll { isSuperseded($0.id) }
-        if let removed, isSuperseded(removed) { current.removed = nil }
         return current
     }
 }

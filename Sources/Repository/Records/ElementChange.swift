@@ -23,6 +23,9 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     var invalidatedKeyPrefixes: [String] = []
     /// The tier and key whose write it was (they have it already); `nil` for the store's own.
     var source: (tier: ObjectIdentifier, key: any Hashable & Sendable)? = nil
+    /// The key of the paged list whose stored page the write placed the saved elements in;
+    /// `nil` for any other write.
+    var placedIn: String? = nil
     /// The store's versions of the changes being shared, set when the store shares it.
     var versions: ElementVersions<Element.ID>? = nil
 
@@ -44,6 +47,12 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
     /// Whether a newer change of element `id` came (or is coming) to the receivers.
     func isSuperseded(_ id: Element.ID) -> Bool {
         versions?.isSuperseded(id, at: version) ?? false
+    }
+
+    /// The elements page writes newer than this change placed in stored pages (or are
+    /// placing), by the key of the list.
+    func placedAfter() -> [String: Set<Element.ID>] {
+        versions?.placed(after: version) ?? [:]
     }
 
     /// Whether it changes nothing.

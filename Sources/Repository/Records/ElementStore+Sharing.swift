@@ -32,7 +32,7 @@ extension ElementStore {
     @concurrent func shareOffMainActor(_ change: ElementChange<Element>) async -> ElementChange<Element> {
         var change = change
         change.versions = versions
-        versions.note(change.ids, version: change.version)
+        versions.note(change.ids, version: change.version, placedIn: change.placedIn)
         if change.removesAll { versions.noteRemovalOfAll(version: change.version) }
         for (number, listener) in listeners.current where !(await listener(change)) { listeners.remove(number) }
         return change

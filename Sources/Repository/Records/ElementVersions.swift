@@ -10,9 +10,11 @@ import ContentLoadingSupport
 /// and the versions are forgotten: a write that starts later gets a higher version than all
 /// of them. So the map holds only the elements of the writes in flight and those just before.
 final class ElementVersions<ID: Hashable & Sendable>: Sendable {
-    /// The writes in flight, the newest version of each element they change, and the newest
-    /// version among them that removed every element (0: none).
-    private let state = Locked((writes: 0, newest: [ID: UInt64](), all: UInt64(0)))
+    /// The writes in flight, the newest version of each element they change, the newest
+    /// version among them that removed every element (0: none), and the newest version of each
+    /// element a page write placed in the stored pages of a list, by the list's key.
+    private let state = Locked(
+        (writes: 0, newest: [ID: UInt64](), all: UInt64(0), placed: [String: [ID: UInt64]]()))
 
     /// A write of elements and its share, run where its caller runs.
     typealias Write<Result> = nonisolated(nonsending) () async throws -> Result
@@ -26,17 +28,33 @@ final class ElementVersions<ID: Hashable & Sendable>: Sendable {
         defer {
             state.withLock { state in
                 state.writes -= 1
-                if state.writes == 0 { (state.newest, state.all) = ([:], 0) }
+                if state.writes == 0 { (state.newest, state.all, state.placed) = ([:], 0, [:]) }
             }
         }
         return try await write()
     }
 
     /// Records that a change of the elements `ids` at `version` is being shared (before any
-    /// listener hears it).
-    func note(_ ids: [ID], version: UInt64) {
+    /// listener hears it); one that placed them in the stored pages of the list `pagesKey`.
+    func note(_ ids: [ID], version: UInt64, placedIn pagesKey: String? = nil) {
         state.withLock { state in
             for id in ids where state.newest[id].map({ $0 < version }) ?? true { state.newest[id] = version }
+            guard let pagesKey else { return }
+            for id in ids where state.placed[pagesKey]?[id].map({ $0 < version }) ?? true {
+                state.placed[pagesKey, default: [:]][id] = version
+            }
+        }
+    }
+
+    /// The elements that page writes newer than `version` placed in stored pages (or are
+    /// placing), by the key of the list: a removal at `version` heard after them does not take
+    /// them out of a model showing those pages.
+    func placed(after version: UInt64) -> [String: Set<ID>] {
+        state.withLock { state in
+            state.placed.compactMapValues { versions in
+                let ids = Set(versions.compactMap { $0.value > version ? $0.key : nil })
+                return ids.isEmpty ? nil : ids
+            }
         }
     }
 

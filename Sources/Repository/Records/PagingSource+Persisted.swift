@@ -65,7 +65,12 @@ extension PagingSource where Element: Codable, Element.ID: CacheKey, Cursor: Cod
             refreshedInitialPage: { input in try await pages(input).refreshedInitialPage() },
             page: { input, cursor, direction in try await pages(input).page(cursor, direction) },
             isSameList: { key($0) == key($1) },
-            listen: { listener in PersistedPages<Element, Cursor>.listen(to: store, listener) })
+            listen: { [type = store.type] listener in
+                // NB: the store keeps the listener: what it holds must not hold the store.
+                PersistedPages<Element, Cursor>.listen(
+                    to: store, listKey: { ($0 as? Input).map { DiskCache.pagesKey(type: type, key: key($0)) } },
+                    listener)
+            })
     }
 
     /// Pages kept in `store`, one stored list per input (see the `pagesIfChanged` variant),

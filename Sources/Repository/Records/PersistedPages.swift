@@ -96,16 +96,24 @@ where Element.ID: CacheKey {
     /// another page the model shows, where de-duplication keeps the older item).
     ///
     /// A change is heard with what tells whether a newer change of one of its elements came
-    /// first: the model, which applies it later, leaves those out.
+    /// first: the model, which applies it later, leaves out the saves those overtook. A removal
+    /// took the element out of every stored page, and only a newer write of a page of the
+    /// model's own list puts it back there (`listKey` names the stored list an input loads):
+    /// the removal reaches the model unless one did.
     static func listen(
-        to store: ElementStore<Element>,
+        to store: ElementStore<Element>, listKey: @escaping @Sendable (any Sendable) -> String?,
         _ listener: @escaping @MainActor @Sendable (PagingSourceChange<Element>) -> Bool
     ) {
         store.listenOnMainActor { change in
-            listener(
-                PagingSourceChange(saved: change.saved, removed: change.removed, removesAll: change.removesAll) {
-                    change.isSuperseded($0)
-                })
+            // NB: taken when the model hears the change: the versions go once no write is shared.
+            let placed = change.removed != nil || change.removesAll ? change.placedAfter() : [:]
+            return listener(
+                PagingSourceChange(
+                    saved: change.saved, removed: change.removed, removesAll: change.removesAll,
+                    isSuperseded: { change.isSuperseded($0) },
+                    isPlacedAgain: { id, input in
+                        listKey(input).flatMap { placed[$0]?.contains(id) } ?? false
+                    }))
         }
     }
 
@@ -160,7 +168,7 @@ where Element.ID: CacheKey {
             await store.share(
                 ElementChange(
                     saved: saved ?? stored.items, version: written.version, writtenAt: fetchedAt,
-                    source: (ObjectIdentifier(origin), listKey)))
+                    source: (ObjectIdentifier(origin), listKey), placedIn: saved == nil ? listKey : nil))
             guard !written.onOtherPages.isEmpty else { return (stored, nil) }
             var problem = ElementRowsProblem(type: Element.self)
             problem.onOtherPages = written.onOtherPages
