@@ -4,9 +4,11 @@ import Foundation
 import Testing
 
 /// A detail whose element row has expired is a miss, and its copy goes, but not the element:
-/// the lists that hold it keep it. A list a 304 confirmed does not write its elements' rows
-/// again, so their rows may be older than the list. (Before, a detail read of such an element
-/// removed it from every list that held it, silently.)
+/// the lists that hold it keep it. A list a 304 confirmed gives its age to the rows of its
+/// elements no newer than it; a row saved after the list keeps its own, so it may be older than
+/// the list. (Before, a detail read of such an element removed it from every list that held
+/// it, silently; and a 304 left every element's row as old as it was, so a detail opened from a
+/// list confirmed a minute ago could be a week old, or expired.)
 @Suite(.timeLimit(.minutes(1)))
 struct DetailExpiryTests {
     typealias Contact = ElementStoreTests.Contact
@@ -35,13 +37,27 @@ struct DetailExpiryTests {
         }
     }
 
-    @Test func anExpiredDetailOfAnElementAListHoldsLeavesTheListWhole() async throws {
+    @Test func aListA304ConfirmedGivesItsAgeToItsElements() async throws {
         let store = try store()
         let lists = lists(over: store)
         try await lists.refresh("a")
         clock.advance(by: 6 * 86_400)
         #expect(try await lists.refresh("a") == .notModified)
-        clock.advance(by: 2 * 86_400)  // the list is 2 days old, its elements' rows 8
+        clock.advance(by: 2 * 86_400)
+
+        let detail = try await details(over: try self.store()).value(for: 1, policy: .returnCacheDontLoad)
+        #expect(detail?.value.phone == "one", "not expired: the server confirmed the list 2 days ago")
+        #expect(detail?.age == .seconds(2 * 86_400))
+    }
+
+    @Test func anExpiredDetailOfAnElementAListHoldsLeavesTheListWhole() async throws {
+        let store = try store()
+        let lists = lists(over: store)
+        try await lists.refresh("a")
+        try await store.save(Contact(id: 1, phone: "saved"))  // NB: newer than the list: not confirmed with it
+        clock.advance(by: 6 * 86_400)
+        #expect(try await lists.refresh("a") == .notModified)
+        clock.advance(by: 2 * 86_400)  // the list is 2 days old, the saved element's row 8
 
         #expect(try await details(over: store).value(for: 1, policy: .returnCacheDontLoad) == nil, "expired")
 
