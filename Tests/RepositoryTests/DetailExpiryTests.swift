@@ -1,14 +1,15 @@
 import ContentLoading
 import ContentLoadingRepository
+import ContentLoadingTesting
 import Foundation
 import Testing
 
 /// A detail whose element row has expired is a miss, and its copy goes, but not the element:
-/// the lists that hold it keep it. A list a 304 confirmed gives its age to the rows of its
-/// elements no newer than it; a row saved after the list keeps its own, so it may be older than
-/// the list. (Before, a detail read of such an element removed it from every list that held
-/// it, silently; and a 304 left every element's row as old as it was, so a detail opened from a
-/// list confirmed a minute ago could be a week old, or expired.)
+/// the lists and stored pages that hold it keep it. A detail has the age of the newest list
+/// holding it that was written or confirmed (a 304) since its row. (Before, a detail read of an
+/// expired element removed it from every list that held it, silently; and a detail opened from
+/// a list a 304 confirmed a minute ago could be a week old, or expired: the 304 leaves the
+/// elements' rows as they were.)
 @Suite(.timeLimit(.minutes(1)))
 struct DetailExpiryTests {
     typealias Contact = ElementStoreTests.Contact
@@ -50,22 +51,30 @@ struct DetailExpiryTests {
         #expect(detail?.age == .seconds(2 * 86_400))
     }
 
-    @Test func anExpiredDetailOfAnElementAListHoldsLeavesTheListWhole() async throws {
-        let store = try store()
-        let lists = lists(over: store)
-        try await lists.refresh("a")
-        try await store.save(Contact(id: 1, phone: "saved"))  // NB: newer than the list: not confirmed with it
-        clock.advance(by: 6 * 86_400)
-        #expect(try await lists.refresh("a") == .notModified)
-        clock.advance(by: 2 * 86_400)  // the list is 2 days old, the saved element's row 8
+    /// A paging model over the store's pages of "feed", whose source serves contacts 1 and 2 on
+    /// one page, or is off line.
+    @MainActor func feed(over store: ElementStore<Contact>, isOnline: Bool = true)
+        -> PagingListViewModel<Void, Contact, String>
+    {
+        PagingListViewModel(
+            source: .persisted(in: store, key: "feed") { _ in
+                guard isOnline else { throw URLError(.notConnectedToInternet) }
+                return Page(items: [Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")], nextCursor: nil)
+            })
+    }
 
-        #expect(try await details(over: store).value(for: 1, policy: .returnCacheDontLoad) == nil, "expired")
+    /// A stored page is not confirmed by a 304 (it writes nothing) and joins the list however
+    /// old: its elements' rows can expire while it holds them.
+    @MainActor @Test func anExpiredDetailOfAnElementAStoredPageHoldsLeavesThePageWhole() async throws {
+        await feed(over: try store()).refresh().completed()
+        clock.advance(by: 8 * 86_400)
 
-        let reopened = try self.store()
-        let list = try await self.lists(over: reopened).value(for: "a", policy: .returnCacheDontLoad)
-        #expect(list?.value.map(\.id) == [1, 2], "the list keeps it")
-        #expect(list?.age == .seconds(2 * 86_400))
-        #expect(try await details(over: reopened).value(for: 1)?.value.phone == "fetched", "the detail is fetched")
+        #expect(try await details(over: try store()).value(for: 1, policy: .returnCacheDontLoad) == nil, "expired")
+
+        let reopened = feed(over: try store(), isOnline: false)
+        let opened = await reopened.refresh().completed()
+        #expect(opened.content?.map(\.id) == [1, 2], "the stored page keeps it")
+        #expect(try await details(over: try store()).value(for: 1)?.value.phone == "fetched", "the detail is fetched")
     }
 
     @Test func anExpiredDetailOfAnElementNoListHoldsGoes() async throws {

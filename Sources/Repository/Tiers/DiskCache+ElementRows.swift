@@ -147,28 +147,6 @@ extension DiskCache {
         for id in ids.subtracting(held) { try step(insert, type, id, key) }
     }
 
-    /// Gives the rows of the elements the list `key` holds its new write time, inside the
-    /// transaction of its confirmation (see ``confirm(_:_:)``) and before it, when the list is
-    /// still the one the fetch compared: the rows no newer than the list, which the server's
-    /// answer confirms with it (a detail read of one has the list's age). A row written after
-    /// the list (a save, a detail fetch) keeps its own age; nothing else of a row changes.
-    func confirmMembers(of key: String, _ confirmation: Confirmation) throws {
-        let update = try database.prepare(
-            """
-            UPDATE content_loading_elements SET written_at = ?1
-                WHERE typeof(written_at) IN ('real', 'integer') AND written_at < ?1
-                    AND typeof(version) = 'integer'
-                    AND version <= (SELECT version FROM content_loading_cache
-                        WHERE key = ?2 AND typeof(version) = 'integer' AND \(Confirmation.matchesStored(from: 3)))
-                    AND (type, id) IN (SELECT element_type, element_id FROM content_loading_list_members
-                        WHERE list_key = ?2)
-            """, operation: "write the cache in")
-        try update.bind(confirmation.writtenAt.timeIntervalSince1970, at: 1)
-        try update.bind(key, at: 2)
-        try confirmation.bindMatch(to: update, at: 3)
-        try update.step()
-    }
-
     /// Holds element `id` of `type` by id, inside a write's transaction: it stays when the lists
     /// that held it go, until it is removed itself (see `DiskCache+Records.swift`).
     func holdByID(type: String, id: String) throws {

@@ -104,19 +104,45 @@ extension DiskCache {
         }
     }
 
-    /// The stored element `id` of `type` as an entry; `nil` when there is none.
+    /// The stored element `id` of `type` as an entry; `nil` when there is none. Its write time
+    /// is the newest of its row's and those of the lists holding it that were written or
+    /// confirmed since the row (see ``listWrite(holding:id:since:)``).
     ///
     /// - Throws: ``CorruptEntry`` when the row does not validate.
     func elementEntry(type: String, id: String) throws -> Entry? {
-        guard let stored = try storedElement(type: type, id: id) else { return nil }
-        let writtenAt = try CorruptEntry.checking(rowAt: stored.version) {
-            try Self.writtenAt(stored.writtenAt, shown: stored.shownWrittenAt)
+        try database.readTransaction(operation: "read the cache in") {
+            guard let stored = try storedElement(type: type, id: id) else { return nil }
+            let writtenAt = try CorruptEntry.checking(rowAt: stored.version) {
+                try Self.writtenAt(stored.writtenAt, shown: stored.shownWrittenAt)
+            }
+            guard let version = stored.version else {
+                throw CorruptEntry(reason: "its version \(stored.shownVersion ?? "NULL") is not a positive integer")
+            }
+            seenVersion.withLock { $0 = max($0, UInt64(version)) }
+            let listWrite = try listWrite(holding: type, id: id, since: version)
+            return Entry(
+                data: stored.data, writtenAt: max(writtenAt, listWrite ?? writtenAt), version: UInt64(version),
+                validators: stored.validators)
         }
-        guard let version = stored.version else {
-            throw CorruptEntry(reason: "its version \(stored.shownVersion ?? "NULL") is not a positive integer")
-        }
-        seenVersion.withLock { $0 = max($0, UInt64(version)) }
-        return Entry(data: stored.data, writtenAt: writtenAt, version: UInt64(version), validators: stored.validators)
+    }
+
+    /// The newest write time of the stored lists holding element `id` of `type` that were
+    /// written or confirmed at `version` or after; `nil` when there is none. A list's 304
+    /// confirms the elements it holds without writing their rows (a large list's would be
+    /// written whole again), so a detail read of one has the list's age.
+    private func listWrite(holding type: String, id: String, since version: Int) throws -> Date? {
+        let select = try database.prepare(
+            """
+            SELECT max(CASE WHEN typeof(c.written_at) IN ('real', 'integer') THEN c.written_at END)
+                FROM content_loading_list_members m JOIN content_loading_cache c ON c.key = m.list_key
+                WHERE m.element_type = ?1 AND m.element_id = ?2
+                    AND typeof(c.version) = 'integer' AND c.version >= ?3
+            """, operation: "read the cache in")
+        try select.bind(type, at: 1)
+        try select.bind(id, at: 2)
+        try select.bind(version, at: 3)
+        guard try select.step(), let seconds = select.optionalDouble(at: 0) else { return nil }
+        return try? Self.writtenAt(seconds, shown: nil)
     }
 
     /// What a write of one element (``writeElement(_:type:id:writtenAt:validators:keepingWritesAfter:)``)

@@ -69,8 +69,7 @@ extension DiskCache {
 
     /// Sets the write time and validators of the entry for `key` at the file's next write
     /// version (a fetch found its value unchanged), when the entry is still the one the fetch
-    /// compared (see ``Confirmation/matchesStored(from:)``). A list of elements gives its age
-    /// to the rows of its elements no newer than it (see ``confirmMembers(of:_:)``).
+    /// compared (see ``Confirmation/matchesStored(from:)``).
     ///
     /// - Returns: The new version; `nil` when the entry is gone or was written again since
     ///   (nothing changes).
@@ -78,7 +77,6 @@ extension DiskCache {
         // NB: the only suspension, before anything changes: a read may run meanwhile.
         try await writeFault?(key)
         return try database.transaction(operation: "write the cache in") {
-            try confirmMembers(of: key, confirmation)
             let version = try advanceVersion()
             let update = try database.prepare(
                 """
