@@ -455,6 +455,17 @@ if let (count, subject) = profilingOption("--profile-records") {
     }
     exit(0)
 }
+/// `ratio-report --time-detail-reads N`: N detail reads from the file (elements a keyed list of
+/// 1,000 stored); their median.
+if let (count, _) = profilingOption("--time-detail-reads") {
+    let scenario = try await DetailReadScenario()
+    var times: [Duration] = []
+    for read in 0..<count { times.append(try await time { try await scenario.read(read) }) }
+    let median = times.sorted()[count / 2].components
+    let micros = Double(median.seconds) * 1e6 + Double(median.attoseconds) / 1e12
+    print("detail read from the file: \(String(format: "%.1f", micros)) µs")
+    exit(0)
+}
 /// `ratio-report --time-cache-open N`: N opens of a `DiskCache` holding 2,000 values of 30 KB;
 /// their median.
 if let (count, _) = profilingOption("--time-cache-open") {
