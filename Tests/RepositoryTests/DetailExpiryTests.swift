@@ -51,6 +51,23 @@ struct DetailExpiryTests {
         #expect(detail?.age == .seconds(2 * 86_400))
     }
 
+    /// A detail held in memory since before its list's 304 is older there than in the file,
+    /// which decides.
+    @Test func aDetailExpiredInMemoryIsReadFromTheFileWhereAListConfirmedIt() async throws {
+        let store = try store()
+        let lists = lists(over: store)
+        let details = details(over: store)
+        try await lists.refresh("a")
+        #expect(try await details.value(for: 1, policy: .returnCacheDontLoad)?.value.phone == "one")
+        clock.advance(by: 6 * 86_400)
+        #expect(try await lists.refresh("a") == .notModified)
+        clock.advance(by: 2 * 86_400)
+
+        let detail = try await details.value(for: 1, policy: .returnCacheDontLoad)
+        #expect(detail?.value.phone == "one", "expired in memory, 2 days old in the file")
+        #expect(detail?.age == .seconds(2 * 86_400))
+    }
+
     /// A paging model over the store's pages of "feed", whose source serves contacts 1 and 2 on
     /// one page, or is off line.
     @MainActor func feed(over store: ElementStore<Contact>, isOnline: Bool = true)

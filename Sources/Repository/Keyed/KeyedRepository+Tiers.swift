@@ -12,23 +12,33 @@ extension KeyedRepository {
     }
 
     /// What the tiers hold for `key`: memory first, then the persistent tier (a hit there is
-    /// promoted to memory). An expired value is removed and reads as a miss; so does a stored
-    /// value that cannot be read or decoded, whose error comes back with the miss. A stored
-    /// list served without the elements that do not decode comes back with the error naming
-    /// them. `keepingExpired`: an expired value is a hit too, and stays (a 304 that answers its
-    /// validators confirms it).
+    /// promoted to memory). A value expired in memory leaves it, and the persistent tier
+    /// decides (it may hold the value younger). A value expired there is removed and reads as
+    /// a miss; so does a stored value that cannot be read or decoded, whose error comes back
+    /// with the miss. A stored list served without the elements that do not decode comes back
+    /// with the error naming them. `keepingExpired`: an expired value is a hit too, and stays
+    /// (a 304 that answers its validators confirms it).
     func lookUp(_ key: Key, keepingExpired: Bool = false) async -> (hit: Hit?, failure: (any Error)?) {
         let date = now()
         if let entry = memory.entry(for: key) {
             guard keepingExpired || !isExpired(entry.writtenAt, at: date) else {
-                await discard(key, foundAt: entry.version)
-                return (nil, nil)
+                // NB: the persistent tier decides: it may hold the value younger (a detail whose
+                // list a 304 confirmed since memory read it).
+                memory.remove(key, ifAt: entry.version)
+                return await lookUpStored(key, at: date, keepingExpired: keepingExpired)
             }
             let hit = Hit(
                 value: entry.value, writtenAt: entry.writtenAt, version: entry.version, origin: .memory,
                 validators: entry.validators)
             return (hit, nil)
         }
+        return await lookUpStored(key, at: date, keepingExpired: keepingExpired)
+    }
+
+    /// The persistent tier's value for `key` (see ``lookUp(_:keepingExpired:)``), put in memory.
+    private func lookUpStored(_ key: Key, at date: Date, keepingExpired: Bool) async -> (
+        hit: Hit?, failure: (any Error)?
+    ) {
         guard let tier else { return (nil, nil) }
         let seen = versionsSeen
         let stored: PersistedEntry<Value>?
