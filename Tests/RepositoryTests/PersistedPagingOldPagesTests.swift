@@ -33,15 +33,17 @@ struct PersistedPagingOldPagesTests {
     {
         let clock = clock
         let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path))) { clock.withLock { $0 } }
+        return (store, feed(over: store, maxAge: maxAge, pageWindow: pageWindow))
+    }
+
+    /// A paging model over `store`'s pages of "feed" (another screen showing the list).
+    func feed(over store: ElementStore<Contact>, maxAge: Duration? = .seconds(60), pageWindow: Int? = nil) -> Feed {
         let catalog = catalog
-        return (
-            store,
-            Feed(
-                pageWindow: pageWindow,
-                source: .persisted(in: store, key: "feed", revalidatingPagesOlderThan: maxAge) { cursor, validators in
-                    try await catalog.page(cursor, validators: validators)
-                })
-        )
+        return Feed(
+            pageWindow: pageWindow,
+            source: .persisted(in: store, key: "feed", revalidatingPagesOlderThan: maxAge) { cursor, validators in
+                try await catalog.page(cursor, validators: validators)
+            })
     }
 
     func advance(by seconds: TimeInterval) { clock.withLock { $0 += seconds } }
@@ -84,6 +86,34 @@ struct PersistedPagingOldPagesTests {
         catalog.isOnline = false
         feed = try await opened(pages: 1)
         #expect(feed.items.first { $0.id == 4 }?.phone == "changed on the server", "the page fetched was stored")
+    }
+
+    /// "Not modified" writes nothing, so the store remembers in memory that the page was
+    /// confirmed (a relaunch asks again): until it is older than the age again, counted from
+    /// then, it joins without a request, in any model over the store.
+    @Test func aPageConfirmedUnchangedIsNotAskedForAgainUntilItIsOldAgain() async throws {
+        _ = try await opened(pages: 2)
+        advance(by: 61)
+        let (store, feed) = try launchStore()
+        var requests = catalog.requests
+        await feed.refresh().completed()
+        for _ in 0..<2 { await feed.loadNextPage().settled() }
+        #expect(catalog.requests == requests + ["-", "2", "5"])
+
+        advance(by: 30)
+        requests = catalog.requests
+        let another = self.feed(over: store)
+        await another.refresh().completed()
+        for _ in 0..<2 { await another.loadNextPage().settled() }
+        #expect(catalog.requests == requests + ["-"], "confirmed half a minute ago: joined as stored")
+        #expect(another.items.map(\.id) == Array(0..<9))
+
+        advance(by: 31)
+        requests = catalog.requests
+        let third = self.feed(over: store)
+        await third.refresh().completed()
+        for _ in 0..<2 { await third.loadNextPage().settled() }
+        #expect(catalog.requests == requests + ["-", "2", "5"], "confirmed over a minute ago: asked again")
     }
 
     @Test func withoutAnAgeAStoredPageJoinsAsStoredHoweverOld() async throws {

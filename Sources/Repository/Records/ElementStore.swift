@@ -37,6 +37,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// the connection (see ``ElementStoreShared``).
     let shared: ElementStoreShared<Element>
     var versions: ElementVersions<Element.ID> { shared.versions }
+    var pageConfirmations: PageConfirmations { shared.pageConfirmations }
     var listeners: ListenerList<Listener> { shared.listeners }
     var mainActorListeners: ListenerList<MainActorListener> { shared.mainActorListeners }
     private var requestActions: ListenerList<@Sendable () -> Bool> { shared.requestActions }

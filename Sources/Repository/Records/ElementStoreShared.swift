@@ -17,4 +17,6 @@ final class ElementStoreShared<Element: Identifiable & Codable & Sendable>: Send
     /// What runs when a request of a repository or paging list over a store succeeds. Each
     /// returns `false` when its outbox is gone (then it is dropped).
     let requestActions = ListenerList<@Sendable () -> Bool>()
+    /// When stored pages were last confirmed by their source.
+    let pageConfirmations = PageConfirmations()
 }

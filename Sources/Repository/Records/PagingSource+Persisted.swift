@@ -34,7 +34,9 @@ extension PagingSource where Element: Codable, Element.ID: CacheKey, Cursor: Cod
     /// - A stored page beyond the initial page joins the list as stored, however old, unless
     ///   `maxAge` is given: one fetched longer ago than that (on the store's clock) is asked of
     ///   the source again when it joins the list, with the validators stored with it. "Not
-    ///   modified" serves it as stored and writes nothing; a page the source gives is stored in
+    ///   modified" serves it as stored and writes nothing (the store remembers, in memory, that
+    ///   the page was confirmed: it joins without a request until it is older than `maxAge`
+    ///   again, counted from then, or the app relaunches); a page the source gives is stored in
     ///   its place (a page whose ids or onward cursor changed takes the stored pages beyond it
     ///   with it, so those are fetched too); when the source cannot be reached, the stored page
     ///   joins the list with the error beside it.

@@ -28,23 +28,37 @@ extension PersistedPages {
         return written
     }
 
-    /// Whether the stored page `read` found is older than ``maxAge`` on the store's clock (one
-    /// fetched after now, the clock gone back since, is: its age is unknown).
-    func isOld(_ read: StoredRead) -> Bool {
+    /// Whether the stored page at `cursor` that `read` found was fetched, or last confirmed by
+    /// the source in this process (see ``PageConfirmations``), longer than ``maxAge`` ago on the
+    /// store's clock (or after now, the clock gone back since: its age is unknown).
+    func isOld(_ read: StoredRead, at cursor: Cursor) -> Bool {
         guard let maxAge, let fetchedAt = read.fetchedAt else { return false }
+        let confirmedAt = read.version.flatMap { version in
+            (try? Self.encoded(cursor)).flatMap {
+                store.pageConfirmations.confirmedAt(PageConfirmations.page(listKey, request: $0), version: version)
+            }
+        }
+        let checkedAt = max(fetchedAt, confirmedAt ?? fetchedAt)
         let now = store.now()
-        return fetchedAt > now || Duration.age(of: fetchedAt, at: now) >= maxAge
+        return checkedAt > now || Duration.age(of: checkedAt, at: now) >= maxAge
     }
 
-    /// `stored`, the page at `cursor`, older than ``maxAge``: asked of the source with the
-    /// `validators` stored with it. "Not modified" serves it as stored (nothing is written); a
-    /// page the source gives is stored in its place. When the source cannot be asked (offline),
-    /// the stored page is served, with the error beside it.
+    /// `stored`, the page at `cursor` that `read` found, older than ``maxAge``: asked of the
+    /// source with the validators stored with it. "Not modified" serves it as stored (nothing is
+    /// written; the store remembers the confirmation); a page the source gives is stored in
+    /// its place. When the source cannot be asked (offline), the stored page is served, with
+    /// the error beside it.
     func revalidated(
-        _ stored: ServedPage<Element, Cursor>, at cursor: Cursor, _ direction: PagingDirection, validators: Validators
+        _ stored: ServedPage<Element, Cursor>, at cursor: Cursor, _ direction: PagingDirection, as read: StoredRead
     ) async throws -> ServedPage<Element, Cursor> {
         do {
-            return try await fetched(cursor, direction, validators: validators) ?? stored
+            if let fetched = try await fetched(cursor, direction, validators: read.validators) { return fetched }
+            if let version = read.version {
+                store.pageConfirmations.confirm(
+                    PageConfirmations.page(listKey, request: try Self.encoded(cursor)), version: version,
+                    at: store.now())
+            }
+            return stored
         } catch is CancellationError {
             throw CancellationError()
         } catch {

@@ -62,12 +62,12 @@ where Element.ID: CacheKey {
     /// load. A stored page whose row does not read is fetched too; when that fails, the row's
     /// error is the one thrown (the next attempt tells the fetch's). A stored page beyond the
     /// initial page older than ``maxAge`` is asked for again (see
-    /// ``revalidated(_:at:_:validators:)``).
+    /// ``revalidated(_:at:_:as:)``).
     func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
         let read = try await read(cursor)
         if let stored = read.served, !read.isIncomplete {
-            guard let cursor, isOld(read) else { return stored }
-            return try await revalidated(stored, at: cursor, direction, validators: read.validators)
+            guard let cursor, isOld(read, at: cursor) else { return stored }
+            return try await revalidated(stored, at: cursor, direction, as: read)
         }
         guard read.served != nil || read.unreadable != nil else { return try await fetched(cursor, direction) }
         do {
