@@ -119,7 +119,9 @@ extension DiskCache {
                 throw CorruptEntry(reason: "its version \(stored.shownVersion ?? "NULL") is not a positive integer")
             }
             seenVersion.withLock { $0 = max($0, UInt64(version)) }
-            let listWrite = try listWrite(holding: type, id: id, since: version)
+            // NB: the lists' rows only make the element younger: when they do not read, the
+            // row's own age stands, and the element is served.
+            let listWrite = (try? listWrite(holding: type, id: id, since: version)) ?? nil
             return Entry(
                 data: stored.data, writtenAt: max(writtenAt, listWrite ?? writtenAt), version: UInt64(version),
                 validators: stored.validators)
