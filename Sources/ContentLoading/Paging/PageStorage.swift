@@ -141,9 +141,10 @@ final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
         }
     }
 
-    /// A new storage holding the prefix `extent`, with its keys rebuilt.
-    func copy(upTo extent: Extent, key: DeduplicationKey<Element>?) -> PageStorage {
-        editing(extent, key: key) { _, _ in }.0
+    /// A new storage holding the prefix `extent` (its replacements folded in), with its keys
+    /// rebuilt, and the copy's extent (which counts no edit: the copy has made none).
+    func copy(upTo extent: Extent, key: DeduplicationKey<Element>?) -> (PageStorage, Extent) {
+        editing(extent, key: key) { _, _ in }
     }
 
     /// A new storage holding the prefix `extent` (its replacements folded in) changed by `edit`.

@@ -119,7 +119,8 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         if let appended = storage.appendInPlace(page.items, as: record, after: extent, key: key) {
             extent = appended
         } else {
-            storage = storage.copy(upTo: extent, key: key)
+            // NB: the copy folds this version's edits in: its extent counts none.
+            (storage, extent) = storage.copy(upTo: extent, key: key)
             extent = storage.appendInPlace(page.items, as: record, after: extent, key: key)!
         }
         // NB: the page loaded is the nearest one dropped from the end, if any.

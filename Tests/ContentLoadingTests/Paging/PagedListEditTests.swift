@@ -25,6 +25,22 @@ import Testing
         #expect(branch.map(\.id) == Array(0..<8) && branch.allSatisfy { $0.title.isEmpty }, "a copy keeps what it read")
     }
 
+    /// An edited version whose storage another version has moved on from appends to a copy:
+    /// the copy starts with no edit of its own. (The append looked for the edited version's
+    /// extent in the copy, did not find it, and crashed on a forced unwrap.)
+    @Test func anEditedVersionAppendsToACopyWhenAnotherVersionMovedTheStorageOn() {
+        var edited = PagedList(first: page(0..<4, next: 4), origin: origin, key: key)
+        let replaced = edited.replace([Item(id: 2, title: "two")], key: key)
+        #expect(replaced)
+        var other = edited
+        other.append(page(4..<6, next: 6), window: nil, key: key)
+        edited.append(page(4..<8, next: nil), window: nil, key: key)
+        #expect(edited.storage !== other.storage)
+        #expect(edited.map(\.id) == Array(0..<8))
+        #expect(edited[2].title == "two", "the edit is kept in the copy")
+        #expect(other.map(\.id) == Array(0..<6))
+    }
+
     @Test func aReplacementInAnOlderVersionCopiesAndLeavesTheNewerAlone() {
         let older = PagedList(first: page(0..<4, next: 4), origin: origin, key: key)
         var newer = older
