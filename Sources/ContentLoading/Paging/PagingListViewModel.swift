@@ -217,8 +217,9 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         }
     }
 
-    /// Cancels the page loads at either end when a refresh starts, and publishes their state
-    /// changes. An override must call `super`.
+    /// Cancels the page loads at either end when a refresh starts, publishes their state
+    /// changes, and loads on from a list that shows no item but has pages beyond it. An
+    /// override must call `super`.
     open override func stateDidChange(
         from oldState: ContentLoadingState<PagedList<Element, Cursor>>,
         to newState: ContentLoadingState<PagedList<Element, Cursor>>
@@ -229,6 +230,20 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
             cancelPreviousPage()
         }
         publishPageStates()
+        // NB: no row appears to ask for the next page (`loadMoreIfNeeded`): the model asks. A
+        // failed page is not retried by itself.
+        if let list = newState.content, list.isEmpty, !newState.isLoading {
+            if list.hasMore { loadNextPage() } else if list.hasPrevious { loadPreviousPage() }
+        }
+    }
+
+    /// Whether `output` counts as empty, which makes the state ``ContentLoadingState/empty``:
+    /// a list with no item and no page beyond it at either end. A page that comes back with no
+    /// item but a cursor onward (a server that filters its pages, or every item of the pages
+    /// shown removed) is not the end: the state is `success`, and the model loads on by itself
+    /// until an item shows or the end is reached.
+    open override func isEmpty(_ output: PagedList<Element, Cursor>) -> Bool {
+        output.isEmpty && !output.hasMore && !output.hasPrevious
     }
 
     /// `page`, when it holds each key once (with `key`), by the kit's rule for duplicate ids:
