@@ -8,6 +8,25 @@ struct HeardChanges<Element: Sendable, Cursor: Sendable> {
     private(set) var mark = 0
     /// The changes kept, each with its number.
     private var kept: [(number: Int, change: Change)] = []
+    /// The marks of the refreshes still running, by token (see ``openRefresh()``).
+    private var openRefreshes: [Int: Int] = [:]
+    private var lastToken = 0
+
+    /// Notes a refresh that starts: its token, and the mark it applies the changes heard since
+    /// to the list shown when it keeps that list (the source's page was current). That is the
+    /// oldest mark of the refreshes still running, not the current one: a refresh it replaced
+    /// may still deliver a list read before a change heard since, and its own re-application
+    /// (after the delivery) comes too late for the list this one reads (a save shown, then lost).
+    mutating func openRefresh() -> (token: Int, since: Int) {
+        lastToken += 1
+        let since = min(mark, openRefreshes.values.min() ?? mark)
+        openRefreshes[lastToken] = since
+        return (lastToken, since)
+    }
+
+    /// Notes that the refresh `token` has delivered its list and applied the changes heard
+    /// since its mark, or ended.
+    mutating func closeRefresh(_ token: Int) { openRefreshes[token] = nil }
 
     /// Counts a change, keeping `change` (`nil` when no load runs, which lets go of the kept ones).
     mutating func hear(_ change: Change?) {

@@ -67,6 +67,9 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
 }
 
 extension PagingListViewModel {
+    /// Notes that the refresh `token` ended (see `HeardChanges.openRefresh()`).
+    func closeRefresh(_ token: Int) { heardChanges.closeRefresh(token) }
+
     /// Applies the changes heard since `mark` to the list shown (after a refresh delivered a
     /// list read before them).
     func applyHeardChanges(since mark: Int) {
@@ -91,37 +94,65 @@ extension PagingListViewModel {
         // NB: a list shown for an input with another stored list is nothing shown for this one.
         let shownInput = content.flatMap { $0.origin.input as? Input }
         let showsNothing = shownInput.map { !source.isSameList($0, input) } ?? true
-        let (key, heard) = (deduplicationKey, heardChanges.mark)
+        let (key, heard, (token, since)) = (deduplicationKey, heardChanges.mark, heardChanges.openRefresh())
         return .deferringLoading { [weak self] send, showLoading in
-            if showsNothing {
-                do {
-                    if let stored = try await source.storedInitialPage(input) {
-                        await send(.value(try Self.firstList(stored.page, input: input, key: key, isChecked: true)))
-                        if let problem = stored.problem { await send(.error(problem)) }
-                    } else {
-                        await showLoading()
-                    }
-                } catch {
-                    // NB: a stored page that does not read is an error event; the source still answers.
-                    await send(.error(error))
-                }
+            // NB: closed however the refresh ends (see `HeardChanges.openRefresh()`).
+            let close = { [weak self] in await self?.closeRefresh(token) }
+            do {
+                try await Self.refresh(
+                    input, from: source, showsNothing: showsNothing, keepingPlace: keepPlace, key: key,
+                    applyingChangesSince: (heard, since), to: self, send: send, showLoading: showLoading)
+            } catch {
+                await close()
+                throw error
             }
-            if let served = try await source.refreshedInitialPage(input) {
-                var (list, problem) = (
-                    try Self.firstList(served.page, input: input, key: key, isChecked: true), served.problem
-                )
-                if let keepPlace {
-                    let kept = try await keepPlace(list)
-                    (list, problem) = (kept.list, problem ?? kept.problem)
+            await close()
+        }
+    }
+
+    /// A refresh with a source (see ``sourceProducer(_:for:keepingPlace:)``): the stored initial
+    /// page, when `showsNothing`, then the source's initial page, extended by `keepPlace` when
+    /// given, with the changes heard since `heard.fetched` applied, or the list shown when the
+    /// stored page is current, with those heard since `heard.shown` applied again after it (a
+    /// refresh this one replaced may have shown a list read before some of them: see
+    /// `HeardChanges.openRefresh()`).
+    private nonisolated static func refresh(
+        _ input: Input, from source: PagingSourceOperations<Input, Element, Cursor>, showsNothing: Bool,
+        keepingPlace keepPlace: PlaceKeeper?, key: DeduplicationKey<Element>?,
+        applyingChangesSince heard: (fetched: Int, shown: Int),
+        to model: PagingListViewModel?, send: @Sendable (ContentEvent<PagedList<Element, Cursor>>) async -> Void,
+        showLoading: @Sendable () async -> Void
+    ) async throws {
+        weak let model = model
+        if showsNothing {
+            do {
+                if let stored = try await source.storedInitialPage(input) {
+                    await send(.value(try Self.firstList(stored.page, input: input, key: key, isChecked: true)))
+                    if let problem = stored.problem { await send(.error(problem)) }
+                } else {
+                    await showLoading()
                 }
-                guard let merged = await self?.withHeardChanges(since: heard, list) else { return }
-                await send(.value(merged))
-                if let problem { await send(.error(problem)) }
-            } else if let shown = await self?.content {
-                await send(.value(shown))
+            } catch {
+                // NB: a stored page that does not read is an error event; the source still answers.
+                await send(.error(error))
             }
+        }
+        if let served = try await source.refreshedInitialPage(input) {
+            var (list, problem) = (
+                try Self.firstList(served.page, input: input, key: key, isChecked: true), served.problem
+            )
+            if let keepPlace {
+                let kept = try await keepPlace(list)
+                (list, problem) = (kept.list, problem ?? kept.problem)
+            }
+            guard let merged = await model?.withHeardChanges(since: heard.fetched, list) else { return }
+            await send(.value(merged))
+            if let problem { await send(.error(problem)) }
             // NB: a change heard between the list's merge and its delivery was shown, then replaced.
-            await self?.applyHeardChanges(since: heard)
+            await model?.applyHeardChanges(since: heard.fetched)
+        } else if let shown = await model?.content {
+            await send(.value(shown))
+            await model?.applyHeardChanges(since: heard.shown)
         }
     }
 }
