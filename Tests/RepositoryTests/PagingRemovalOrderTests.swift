@@ -119,8 +119,6 @@ struct PagingRemovalOrderTests {
             .modified(Contact(id: id, phone: "\(id)"), .none)
         }
         await feed.refresh().completed()
-        // NB: a model that shows no item loads on by itself: here it finds the server off line.
-        catalog.isOnline = false
         let (reached, release) = holdRemovals(of: nil)
         let removal = Task { try await details.removeAll() }
         await reached()

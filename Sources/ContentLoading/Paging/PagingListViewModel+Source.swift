@@ -62,6 +62,8 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
         let isLoading = machine.activeLoad != nil || nextEnd.isLoading || previousEnd.isLoading
         heardChanges.hear(isLoading ? { list, key in change.apply(to: &list, key: key) } : nil)
         guard var list = content, change.apply(to: &list, key: deduplicationKey) else { return }
+        isShowingHeardChange = true
+        defer { isShowingHeardChange = false }
         replaceContent(with: list)
     }
 }
@@ -74,6 +76,8 @@ extension PagingListViewModel {
     /// list read before them).
     func applyHeardChanges(since mark: Int) {
         guard var list = content, heardChanges.apply(since: mark, to: &list, key: deduplicationKey) else { return }
+        isShowingHeardChange = true
+        defer { isShowingHeardChange = false }
         replaceContent(with: list)
     }
 

@@ -54,6 +54,9 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     var placeAnchor: PlaceAnchor<Element>?
     /// The source's changes heard while a load ran, to apply again to its result.
     var heardChanges = HeardChanges<Element, Cursor>()
+    /// Whether a change heard from the source is being shown: a list it leaves with no item
+    /// is not loaded on by itself (a sign-out removes every element under a model on screen).
+    var isShowingHeardChange = false
     /// Built once: in a generic class a key path literal is built at run time on every use.
     lazy var nextPageStateKeyPath = \PagingListViewModel.nextPageState
     lazy var previousPageStateKeyPath = \PagingListViewModel.previousPageState
@@ -231,17 +234,20 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         }
         publishPageStates()
         // NB: no row appears to ask for the next page (`loadMoreIfNeeded`): the model asks. A
-        // failed page is not retried by itself.
-        if let list = newState.content, list.isEmpty, !newState.isLoading {
+        // failed page is not retried by itself, nor is a list every item of which was removed.
+        if let list = newState.content, list.isEmpty, !newState.isLoading, !isShowingHeardChange {
             if list.hasMore { loadNextPage() } else if list.hasPrevious { loadPreviousPage() }
         }
     }
 
     /// Whether `output` counts as empty, which makes the state ``ContentLoadingState/empty``:
     /// a list with no item and no page beyond it at either end. A page that comes back with no
-    /// item but a cursor onward (a server that filters its pages, or every item of the pages
-    /// shown removed) is not the end: the state is `success`, and the model loads on by itself
-    /// until an item shows or the end is reached.
+    /// item but a cursor onward (a server that filters its pages, a stored page every item of
+    /// which was removed) is not the end: the state is `success`, and the model loads on by
+    /// itself until an item shows or the end is reached. A list shown whose items are all
+    /// removed through a store stays `success` with no item and its next page `idle`: the
+    /// model does not load on by itself then (a sign-out removes every element while a model is
+    /// on screen); ``loadNextPage()`` goes on.
     open override func isEmpty(_ output: PagedList<Element, Cursor>) -> Bool {
         output.isEmpty && !output.hasMore && !output.hasPrevious
     }
