@@ -28,14 +28,15 @@ extension PagingListViewModel where Element: Identifiable {
         return true
     }
 
-    /// Removes the loaded item with id `id`, without reloading any page.
+    /// Removes the loaded item with id `id`, without reloading any page. A list left with no
+    /// item but pages beyond it does not load on by itself: ``loadNextPage()`` goes on.
     ///
     /// - Returns: `false` when no loaded item has that id.
     @discardableResult
     public func removeItem(id: Element.ID) -> Bool {
         guard var list = content, let index = list.firstIndex(ofID: id, key: deduplicationKey) else { return false }
         list.remove(at: index, key: deduplicationKey)
-        replaceContent(with: list)
+        showEdit(list)
         return true
     }
 }

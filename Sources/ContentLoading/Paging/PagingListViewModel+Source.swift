@@ -62,13 +62,19 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
         let isLoading = machine.activeLoad != nil || nextEnd.isLoading || previousEnd.isLoading
         heardChanges.hear(isLoading ? { list, key in change.apply(to: &list, key: key) } : nil)
         guard var list = content, change.apply(to: &list, key: deduplicationKey) else { return }
-        isShowingHeardChange = true
-        defer { isShowingHeardChange = false }
-        replaceContent(with: list)
+        showEdit(list)
     }
 }
 
 extension PagingListViewModel {
+    /// Shows `list`, an edit of the list shown (a change heard from the source, an item the app
+    /// removed): one it leaves with no item is not loaded on by itself.
+    func showEdit(_ list: PagedList<Element, Cursor>) {
+        isShowingEdit = true
+        defer { isShowingEdit = false }
+        replaceContent(with: list)
+    }
+
     /// Notes that the refresh `token` ended (see `HeardChanges.openRefresh()`).
     func closeRefresh(_ token: Int) { heardChanges.closeRefresh(token) }
 
@@ -76,9 +82,7 @@ extension PagingListViewModel {
     /// list read before them).
     func applyHeardChanges(since mark: Int) {
         guard var list = content, heardChanges.apply(since: mark, to: &list, key: deduplicationKey) else { return }
-        isShowingHeardChange = true
-        defer { isShowingHeardChange = false }
-        replaceContent(with: list)
+        showEdit(list)
     }
 
     /// `list` with the changes heard since `mark` applied.

@@ -54,9 +54,10 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     var placeAnchor: PlaceAnchor<Element>?
     /// The source's changes heard while a load ran, to apply again to its result.
     var heardChanges = HeardChanges<Element, Cursor>()
-    /// Whether a change heard from the source is being shown: a list it leaves with no item
-    /// is not loaded on by itself (a sign-out removes every element under a model on screen).
-    var isShowingHeardChange = false
+    /// Whether an edit of the list shown is being shown (see `showEdit(_:)`): a list it leaves
+    /// with no item is not loaded on by itself (a sign-out removes every element under a model
+    /// on screen).
+    var isShowingEdit = false
     /// Built once: in a generic class a key path literal is built at run time on every use.
     lazy var nextPageStateKeyPath = \PagingListViewModel.nextPageState
     lazy var previousPageStateKeyPath = \PagingListViewModel.previousPageState
@@ -235,7 +236,7 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         publishPageStates()
         // NB: no row appears to ask for the next page (`loadMoreIfNeeded`): the model asks. A
         // failed page is not retried by itself, nor is a list every item of which was removed.
-        if let list = newState.content, list.isEmpty, !newState.isLoading, !isShowingHeardChange {
+        if let list = newState.content, list.isEmpty, !newState.isLoading, !isShowingEdit {
             if list.hasMore { loadNextPage() } else if list.hasPrevious { loadPreviousPage() }
         }
     }

@@ -30,6 +30,22 @@ struct EmptyPageTests {
         #expect(loader.calls.count == 3)
     }
 
+    /// An edit is not a load: a list the app emptied waits for `loadNextPage()`.
+    @Test func aListWhoseItemsTheAppRemovedDoesNotLoadOnByItself() async throws {
+        let model = ControlledPager(loader: loader)
+        let refresh = model.refresh("q")
+        loader.complete(try await loader.call(0), returning: page(0..<1, next: 10))
+        _ = await refresh.completed()
+        #expect(model.removeItem(id: 0))
+        #expect(model.items.isEmpty)
+        #expect(model.state.phase == .success, "not empty: there is more")
+        #expect(model.nextPageState == .idle, "not loading")
+        let next = model.loadNextPage()
+        loader.complete(try await loader.call(1), returning: page(10..<12, next: nil))
+        #expect(await next.settled() == .endReached)
+        #expect(model.items.map(\.id) == [10, 11])
+    }
+
     @Test func anEmptyPageAtTheEndIsEmpty() async throws {
         let model = ControlledPager(loader: loader)
         let refresh = model.refresh("q")
