@@ -28,16 +28,12 @@ extension PersistedPages {
         return written
     }
 
-    /// Whether the stored page at `cursor` that `read` found was fetched, or last confirmed by
-    /// the source in this process (see ``PageConfirmations``), longer than ``maxAge`` ago on the
-    /// store's clock (or after now, the clock gone back since: its age is unknown).
-    func isOld(_ read: StoredRead, at cursor: Cursor) -> Bool {
+    /// Whether the stored page `read` found was fetched, or last confirmed by the source in
+    /// this process (see ``PageConfirmations``), longer than ``maxAge`` ago on the store's clock
+    /// (or after now, the clock gone back since: its age is unknown).
+    func isOld(_ read: StoredRead) -> Bool {
         guard let maxAge, let fetchedAt = read.fetchedAt else { return false }
-        let confirmedAt = read.version.flatMap { version in
-            (try? Self.encoded(cursor)).flatMap {
-                store.pageConfirmations.confirmedAt(PageConfirmations.page(listKey, request: $0), version: version)
-            }
-        }
+        let confirmedAt = read.confirmable.flatMap { store.pageConfirmations.confirmedAt($0.page, version: $0.version) }
         let checkedAt = max(fetchedAt, confirmedAt ?? fetchedAt)
         let now = store.now()
         return checkedAt > now || Duration.age(of: checkedAt, at: now) >= maxAge
@@ -53,10 +49,8 @@ extension PersistedPages {
     ) async throws -> ServedPage<Element, Cursor> {
         do {
             if let fetched = try await fetched(cursor, direction, validators: read.validators) { return fetched }
-            if let version = read.version {
-                store.pageConfirmations.confirm(
-                    PageConfirmations.page(listKey, request: try Self.encoded(cursor)), version: version,
-                    at: store.now())
+            if let confirmable = read.confirmable {
+                store.pageConfirmations.confirm(confirmable.page, version: confirmable.version, at: store.now())
             }
             return stored
         } catch is CancellationError {

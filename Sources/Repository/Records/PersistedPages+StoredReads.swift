@@ -29,8 +29,9 @@ extension PersistedPages {
         /// When the page was fetched, and the validators it came with (when it is stored).
         var fetchedAt: Date?
         var validators: Validators = .none
-        /// The version of the page's row (when it is stored and its version reads).
-        var version: Int? = nil
+        /// The page's name among the store's confirmations and its row's version (when it is
+        /// stored and its version reads): what a "not modified" for it confirms.
+        var confirmable: (page: String, version: Int)? = nil
     }
 
     /// The page `cursor` loaded, as stored (see ``stored(_:)``), or, when its row does not
@@ -60,7 +61,8 @@ extension PersistedPages {
         guard let problem else {
             return StoredRead(
                 served: (page, nil), isIncomplete: stored.isIncomplete, fetchedAt: stored.fetchedAt,
-                validators: stored.validators, version: stored.version)
+                validators: stored.validators,
+                confirmable: stored.version.map { (PageConfirmations.page(listKey, request: request), $0) })
         }
         await store.removeRows(of: problem, found: stored.elements)
         try? await disk.markIncomplete(pageOf: listKey, request: request, foundAt: stored.version)

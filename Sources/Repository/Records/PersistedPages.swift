@@ -66,7 +66,7 @@ where Element.ID: CacheKey {
     func page(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
         let read = try await read(cursor)
         if let stored = read.served, !read.isIncomplete {
-            guard let cursor, isOld(read, at: cursor) else { return stored }
+            guard let cursor, isOld(read) else { return stored }
             return try await revalidated(stored, at: cursor, direction, as: read)
         }
         guard read.served != nil || read.unreadable != nil else { return try await fetched(cursor, direction) }
