@@ -10,7 +10,7 @@ import Testing
 /// Element removals and saves, page loads and refreshes of a persisted paging list, and
 /// refreshes of another paged list over the same elements, run side by side at random, each
 /// change reaching the readers after a random number of yields (so two writers' changes reach
-/// the model in either order): 1,000 runs, 5,000 in the full fault corpus. After each run the
+/// the model in either order): 1,000 runs, 2,000 in the full fault corpus. After each run the
 /// model shows what a model opened over the file offline shows for as many pages (a relaunch):
 /// the same items, in order, with the same values.
 ///
@@ -30,7 +30,7 @@ struct PagingRemovalInterleavingTests {
     typealias Contact = ElementStoreTests.Contact
     typealias Feed = PagingListViewModel<Void, Contact, String>
 
-    static let runs = RandomizedRuns.count(full: 5_000, usual: 1_000)
+    static let runs = RandomizedRuns.count(full: 2_000, usual: 1_000)
 
     @Test func theModelShowsWhatItsStoredPagesHold() async throws {
         var random = SeededGenerator(seed: 53)
