@@ -24,8 +24,10 @@ public struct NextPageHandle: Sendable {
     /// Waits until the page has been added, has failed, or its load was cancelled (by
     /// ``PagingListViewModel/cancelNextPage()``, ``PagingListViewModel/cancelPreviousPage()``
     /// or a refresh), and returns the state of that end then: `idle` or `endReached` after
-    /// the page was added, `failed` after a failure. A call that started nothing (a page already loading, the end reached,
-    /// no first page) returns the current state at once.
+    /// the page was added, `failed` after a failure. A call made while that end's page was
+    /// loading (started by another call, or by the model itself) awaits that page. A call that
+    /// started nothing (a refresh loading, the end reached, no first page, a failed page without
+    /// a retry) returns the current state at once.
     ///
     /// If the awaiting task is cancelled, returns the current state at once; the load goes on.
     /// When the model is gone, returns `idle`.
@@ -35,6 +37,7 @@ public struct NextPageHandle: Sendable {
         return currentState()
     }
 
-    /// Whether the load has settled (always `true` for a call that started nothing).
+    /// Whether the page awaited has settled (always `true` for a call that started and joined
+    /// nothing).
     public var isSettled: Bool { signal?.isResolved ?? true }
 }

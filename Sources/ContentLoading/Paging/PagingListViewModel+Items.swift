@@ -2,7 +2,8 @@ extension PagingListViewModel where Element: Identifiable {
     /// Loads the next page when `currentItem` is within ``prefetchDistance`` of the end, or the
     /// previous page when it is that close to the start.
     ///
-    /// - Returns: The handle of the page started, or a settled one when none was.
+    /// - Returns: The handle of the page started or already loading, or a settled one when
+    ///   none is.
     @discardableResult
     public func loadMoreIfNeeded(currentItem: Element) -> NextPageHandle {
         // NB: found through the list's keys when they are the ids; otherwise searched from the

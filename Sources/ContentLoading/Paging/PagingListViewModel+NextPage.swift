@@ -11,10 +11,11 @@ extension PagingListViewModel {
         nextEnd.shared.states.subscribe(initial: currentPageState(.next))
     }
 
-    /// Appends the next page. Does nothing while a next page or a refresh is loading, after a
+    /// Appends the next page. Starts nothing while a next page or a refresh is loading, after a
     /// failed page (see ``retryNextPage()``), before the first page, or at the end.
     ///
-    /// - Returns: A handle to await the page (``NextPageHandle/settled()``); ignore it freely.
+    /// - Returns: A handle to await the page (``NextPageHandle/settled()``), the one already
+    ///   loading when there is one; ignore it freely.
     @discardableResult
     public func loadNextPage() -> NextPageHandle {
         loadPage(.next, retrying: false)
@@ -37,7 +38,8 @@ extension PagingListViewModel {
     /// the end, or the previous page when it is within ``prefetchDistance`` of the start and
     /// there is one: the call a row makes when it appears.
     ///
-    /// - Returns: The handle of the page started, or a settled one when none was.
+    /// - Returns: The handle of the page started or already loading, or a settled one when
+    ///   none is.
     @discardableResult
     public func loadMoreIfNeeded(currentIndex: Int) -> NextPageHandle {
         if currentIndex >= itemCount - 1 - prefetchDistance, content?.hasMore == true { return loadNextPage() }

@@ -13,9 +13,11 @@ extension PagingListViewModel {
         return end(direction).state(for: list, isEmpty: storedState.phase == .empty, hasPage: hasPage ?? false)
     }
 
-    /// Starts the page at `direction`'s end when that end is `idle` (or `failed`, to retry).
+    /// Starts the page at `direction`'s end when that end is `idle` (or `failed`, to retry);
+    /// while a page is loading there, returns a handle that awaits that page.
     func loadPage(_ direction: PagingDirection, retrying: Bool) -> NextPageHandle {
         let state = currentPageState(direction)
+        if state == .loading { return pageHandle(end(direction).shared.settle.withLock { $0 }, direction) }
         let canStart = retrying ? state.isFailed : state == .idle
         guard canStart, !storedState.isLoading, let list = storedState.content else {
             return pageHandle(nil, direction)

@@ -14,7 +14,7 @@ extension PagingListViewModel {
 
     /// Prepends the previous page: the page before the first loaded one, by the first page's
     /// previous cursor, or a page the window dropped from the start (loaded again by the
-    /// request that first loaded it). Single-flight, independent of the next page. Does
+    /// request that first loaded it). Single-flight, independent of the next page. Starts
     /// nothing while a previous page or a refresh is loading, after a failed previous page
     /// (see ``retryPreviousPage()``), before the first page, or when there is none.
     ///
@@ -25,7 +25,7 @@ extension PagingListViewModel {
     /// ```
     ///
     /// - Returns: A handle to await the page (``NextPageHandle/settled()``, which returns the
-    ///   previous-page state); ignore it freely.
+    ///   previous-page state), the one already loading when there is one; ignore it freely.
     @discardableResult
     public func loadPreviousPage() -> NextPageHandle {
         loadPage(.previous, retrying: false)

@@ -32,16 +32,47 @@ struct NextPageHandleTests {
         #expect(pager.itemCount == 25)
     }
 
-    @Test func aCallThatStartsNothingIsSettledAtOnce() async throws {
+    @Test func aCallWhileThePageLoadsAwaitsThatPage() async throws {
         let pager = try await pagerWithFirstPage()
         let loading = pager.loadNextPage()
-        let ignored = pager.loadNextPage()  // a page is already loading
-        #expect(ignored.isSettled)
-        #expect(await ignored.settled() == .loading)
+        let joined = pager.loadNextPage()  // a page is already loading
+        #expect(!joined.isSettled)
+        #expect(!pager.loadMoreIfNeeded(currentIndex: 9).isSettled, "near the end: the same page")
+        pager.loader.complete(try await pager.loader.call(1), returning: page(10..<12, next: nil))
+        #expect(await joined.settled() == .endReached)
+        #expect(pager.itemCount == 12, "settled after the append")
+        #expect(loading.isSettled)
+        #expect(pager.loader.calls.count == 2, "one request for the page")
+    }
+
+    @Test func aCallWhileThePageTheModelStartedLoadsAwaitsThatPage() async throws {
+        let loader = ControlledLoader<PageRequest, Page<Item, Int>>()
+        let pager = ControlledPager(loader: loader)
+        let first = pager.refresh("q")
+        // NB: an empty first page with a cursor onward: the model loads the next page itself.
+        loader.complete(try await loader.call(0), returning: page(0..<0, next: 10))
+        await first.settled()
+        let call = try await loader.call(1)
+        let joined = pager.loadNextPage()
+        #expect(!joined.isSettled)
+        loader.complete(call, returning: page(10..<15, next: nil))
+        #expect(await joined.settled() == .endReached)
+        #expect(pager.itemCount == 5)
+    }
+
+    @Test func aCallThatStartsNothingIsSettledAtOnce() async throws {
+        let pager = try await pagerWithFirstPage()
         #expect(pager.retryNextPage().isSettled, "nothing failed")
         #expect(pager.loadMoreIfNeeded(currentIndex: 0).isSettled, "far from the end")
-        pager.loader.complete(try await pager.loader.call(1), returning: page(10..<12, next: nil))
-        await loading.settled()
+        let refresh = pager.refresh("q")
+        let duringRefresh = pager.loadNextPage()
+        #expect(duringRefresh.isSettled, "a refresh is loading")
+        #expect(await duringRefresh.settled() == .idle)
+        pager.loader.complete(try await pager.loader.call(1), returning: page(0..<10, next: nil))
+        await refresh.settled()
+        let atTheEnd = pager.loadNextPage()
+        #expect(atTheEnd.isSettled)
+        #expect(await atTheEnd.settled() == .endReached)
     }
 
     @Test func cancellingThePageSettlesItsHandleEvenIfTheLoaderIgnoresCancellation() async throws {
