@@ -42,7 +42,7 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
             prefetchDistance: prefetchDistance, pageWindow: pageWindow, deduplicatingBy: .id,
             source: PagingSourceOperations(
                 storedInitialPage: source.storedInitialPage, refreshedInitialPage: source.refreshedInitialPage,
-                page: source.page, isSameList: source.isSameList))
+                page: source.page, isSameList: source.isSameList, isSameCursor: source.isSameCursor))
         // NB: the store keeps the listener, which holds the model weakly: it goes with the model.
         source.listen { [weak self] change in
             guard let self else { return false }
@@ -85,6 +85,12 @@ extension PagingListViewModel {
         showEdit(list)
     }
 
+    /// Whether the list shown holds `page` as its initial page (see
+    /// `PagedList.holdsInitialPage(_:key:isSameCursor:)`); `false` when nothing is shown.
+    func showsInitialPage(_ page: Page<Element, Cursor>, isSameCursor: (Cursor, Cursor) -> Bool) -> Bool {
+        content?.holdsInitialPage(page, key: deduplicationKey, isSameCursor: isSameCursor) ?? false
+    }
+
     /// `list` with the changes heard since `mark` applied.
     func withHeardChanges(since mark: Int, _ list: PagedList<Element, Cursor>) -> PagedList<Element, Cursor> {
         var list = list
@@ -124,6 +130,11 @@ extension PagingListViewModel {
     /// stored page is current, with those heard since `heard.shown` applied again after it (a
     /// refresh this one replaced may have shown a list read before some of them: see
     /// `HeardChanges.openRefresh()`).
+    ///
+    /// When the stored page is current but the list shown does not hold it, the stored page
+    /// is shown as the source's would be: a refresh this one replaced stored it after the list
+    /// shown was read, and did not deliver it (kept, the list shown would stay older than the
+    /// file at every refresh after, each answered "not modified").
     private nonisolated static func refresh(
         _ input: Input, from source: PagingSourceOperations<Input, Element, Cursor>, showsNothing: Bool,
         keepingPlace keepPlace: PlaceKeeper?, key: DeduplicationKey<Element>?,
@@ -145,7 +156,13 @@ extension PagingListViewModel {
                 await send(.error(error))
             }
         }
-        if let served = try await source.refreshedInitialPage(input) {
+        var refreshed = try await source.refreshedInitialPage(input)
+        if refreshed == nil, let stored = try? await source.storedInitialPage(input),
+            await model?.showsInitialPage(stored.page, isSameCursor: source.isSameCursor) == false
+        {
+            refreshed = stored
+        }
+        if let served = refreshed {
             var (list, problem) = (
                 try Self.firstList(served.page, input: input, key: key, isChecked: true), served.problem
             )
@@ -171,6 +188,7 @@ struct PagingSourceOperations<Input: Sendable, Element: Sendable, Cursor: Sendab
     let refreshedInitialPage: @Sendable (Input) async throws -> ServedPage<Element, Cursor>?
     let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> ServedPage<Element, Cursor>
     let isSameList: @Sendable (Input, Input) -> Bool
+    let isSameCursor: @Sendable (Cursor, Cursor) -> Bool
 }
 
 extension PagingSourceChange {

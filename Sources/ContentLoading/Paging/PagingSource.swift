@@ -1,3 +1,5 @@
+import ContentLoadingSupport
+
 /// Where a ``PagingListViewModel`` gets its pages when a store keeps them: the pages it stored
 /// (to open with, offline too, and to page through without a request), the source behind
 /// them, and the changes made to their elements elsewhere.
@@ -22,6 +24,8 @@ where Element.ID: Sendable {
     package let page: @Sendable (Input, Cursor?, PagingDirection) async throws -> ServedPage<Element, Cursor>
     /// Whether two inputs load the same stored list (a list shown for one is the other's).
     package let isSameList: @Sendable (Input, Input) -> Bool
+    /// Whether two cursors ask for the same page (as the store keeps them).
+    package let isSameCursor: @Sendable (Cursor, Cursor) -> Bool
     /// Adds a listener for the changes made to elements elsewhere (saves and removals through
     /// the store, pages other lists stored), run on the main actor; the listener returns
     /// `false` once it is gone.
@@ -35,12 +39,14 @@ where Element.ID: Sendable {
         refreshedInitialPage: @escaping @Sendable (Input) async throws -> ServedPage<Element, Cursor>?,
         page: @escaping @Sendable (Input, Cursor?, PagingDirection) async throws -> ServedPage<Element, Cursor>,
         isSameList: @escaping @Sendable (Input, Input) -> Bool = { _, _ in true },
+        isSameCursor: @escaping @Sendable (Cursor, Cursor) -> Bool = { isSame($0, $1) },
         listen: @escaping @Sendable (_ listener: @escaping Listener) -> Void
     ) {
         self.storedInitialPage = storedInitialPage
         self.refreshedInitialPage = refreshedInitialPage
         self.page = page
         self.isSameList = isSameList
+        self.isSameCursor = isSameCursor
         self.listen = listen
     }
 }

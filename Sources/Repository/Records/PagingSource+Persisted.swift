@@ -67,6 +67,10 @@ extension PagingSource where Element: Codable, Element.ID: CacheKey, Cursor: Cod
             refreshedInitialPage: { input in try await pages(input).refreshedInitialPage() },
             page: { input, cursor, direction in try await pages(input).page(cursor, direction) },
             isSameList: { key($0) == key($1) },
+            isSameCursor: { first, second in
+                guard let first = try? PersistedPages<Element, Cursor>.encoded(first) else { return false }
+                return first == (try? PersistedPages<Element, Cursor>.encoded(second))
+            },
             listen: { [type = store.type] listener in
                 // NB: the store keeps the listener: what it holds must not hold the store.
                 PersistedPages<Element, Cursor>.listen(
