@@ -94,6 +94,27 @@ struct PagingRemovalOrderTests {
         #expect(feed.items.map(\.id) == [0, 1, 2])
     }
 
+    /// The removal is heard while a refresh whose request went out after it runs: the page the
+    /// refresh stores holds the element again, and so does the list it shows.
+    @Test func aRemovalHeardDuringARefreshFetchedAfterItLeavesTheElementTheRefreshStored() async throws {
+        await feed.refresh().completed()
+        let (reached, release) = holdRemovals(of: 1)
+        let removal = Task { try await store.remove(id: 1) }
+        await reached()
+        catalog.update(0, phone: "changed")  // NB: so the refresh is not a 304
+        let gate = catalog.holdNextRequest()
+        let refresh = feed.refresh()
+        await gate.requested()
+        release()
+        try await removal.value
+        #expect(feed.items.map(\.id) == [0, 2], "heard while the refresh's request is out")
+
+        gate.release()
+        await refresh.completed()
+        #expect(feed.items.map(\.id) == [0, 1, 2])
+        #expect(try await storedIDs(of: "feed") == [0, 1, 2], "fetched after the removal, the page holds it again")
+    }
+
     /// Each input loads a stored list of its own: a page stored for one puts nothing back in
     /// another's.
     @Test func aRemovalReachesTheModelsOfTheInputsWhosePagesWereNotStoredAgain() async throws {

@@ -76,6 +76,30 @@ struct PersistedRefreshOrderTests {
         #expect(feed.items.map(\.id) == [0, new, 1, 2, 3, 4], "paging on from the stored page's cursor")
     }
 
+    /// A refresh replaced by another (cancelled) whose request the server answers all the same
+    /// stores nothing: stored after the other's page, its page would be in the file and not on
+    /// screen. (The check is made in the write's turn on the file, so a refresh that replaced
+    /// it reads the file with that page or without it.)
+    @Test func aCancelledRefreshDoesNotStoreTheInitialPageItFetched() async throws {
+        await feed.refresh().completed()
+        let new = catalog.insertNew(at: 1, phone: "new")
+        let catalog = catalog
+        let pages = PersistedPages<Contact, String>(store: store, key: "feed") { cursor, validators in
+            withUnsafeCurrentTask { $0?.cancel() }  // NB: cancelled while the request is out
+            return try await catalog.page(cursor, validators: validators)
+        }
+        let refresh = Task { try await pages.refreshedInitialPage() }
+        await #expect(throws: CancellationError.self) { try await refresh.value }
+        #expect(catalog.requests == ["-", "-"], "the server answered")
+        #expect(try await storedIDs(pages: 1) == [0, 1, 2], "the page with \(new) was not stored")
+
+        let current = PersistedPages<Contact, String>(store: store, key: "feed") { cursor, validators in
+            try await catalog.page(cursor, validators: validators)
+        }
+        _ = try await current.refreshedInitialPage()
+        #expect(try await storedIDs(pages: 1) == [0, new, 1], "one not cancelled stores it")
+    }
+
     @Test func aRefreshAnsweredNotModifiedKeepsTheListShownWhenItHoldsTheStoredInitialPage() async throws {
         await feed.refresh().completed()
         await feed.loadNextPage().settled()

@@ -60,7 +60,7 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
     private func apply(_ change: PagingSourceChange<Element>) {
         let change = change.current()
         let isLoading = machine.activeLoad != nil || nextEnd.isLoading || previousEnd.isLoading
-        heardChanges.hear(isLoading ? { list, key in change.apply(to: &list, key: key) } : nil)
+        heardChanges.hear(isLoading ? { list, key in change.apply(to: &list, key: key) } : nil, version: change.version)
         guard var list = content, change.apply(to: &list, key: deduplicationKey) else { return }
         showEdit(list)
     }
@@ -79,9 +79,12 @@ extension PagingListViewModel {
     func closeRefresh(_ token: Int) { heardChanges.closeRefresh(token) }
 
     /// Applies the changes heard since `mark` to the list shown (after a refresh delivered a
-    /// list read before them).
-    func applyHeardChanges(since mark: Int) {
-        guard var list = content, heardChanges.apply(since: mark, to: &list, key: deduplicationKey) else { return }
+    /// list read before them); with `stored`, only those newer than the store's write that made
+    /// the list (see `HeardChanges.apply(since:to:key:storedAt:)`).
+    func applyHeardChanges(since mark: Int, storedAt stored: UInt64? = nil) {
+        guard var list = content,
+            heardChanges.apply(since: mark, to: &list, key: deduplicationKey, storedAt: stored)
+        else { return }
         showEdit(list)
     }
 
@@ -91,10 +94,13 @@ extension PagingListViewModel {
         content?.holdsInitialPage(page, key: deduplicationKey, isSameCursor: isSameCursor) ?? false
     }
 
-    /// `list` with the changes heard since `mark` applied.
-    func withHeardChanges(since mark: Int, _ list: PagedList<Element, Cursor>) -> PagedList<Element, Cursor> {
+    /// `list` with the changes heard since `mark` applied; with `stored`, only those newer than
+    /// the store's write that made it.
+    func withHeardChanges(since mark: Int, _ list: PagedList<Element, Cursor>, storedAt stored: UInt64?)
+        -> PagedList<Element, Cursor>
+    {
         var list = list
-        _ = heardChanges.apply(since: mark, to: &list, key: deduplicationKey)
+        _ = heardChanges.apply(since: mark, to: &list, key: deduplicationKey, storedAt: stored)
         return list
     }
 
@@ -170,11 +176,12 @@ extension PagingListViewModel {
                 let kept = try await keepPlace(list)
                 (list, problem) = (kept.list, problem ?? kept.problem)
             }
-            guard let merged = await model?.withHeardChanges(since: heard.fetched, list) else { return }
+            guard let merged = await model?.withHeardChanges(since: heard.fetched, list, storedAt: served.version)
+            else { return }
             await send(.value(merged))
             if let problem { await send(.error(problem)) }
             // NB: a change heard between the list's merge and its delivery was shown, then replaced.
-            await model?.applyHeardChanges(since: heard.fetched)
+            await model?.applyHeardChanges(since: heard.fetched, storedAt: served.version)
         } else if let shown = await model?.content {
             await send(.value(shown))
             await model?.applyHeardChanges(since: heard.shown)

@@ -213,11 +213,11 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         if let source { return { input, cursor in try await source.page(input, cursor, direction) } }
         let key = deduplicationKey
         if let pageOperation {
-            return { input, cursor in (try Self.checked(await pageOperation(input, cursor), key: key), nil) }
+            return { input, cursor in ServedPage(try Self.checked(await pageOperation(input, cursor), key: key)) }
         }
         return { [weak self] input, cursor in
             guard let self else { throw CancellationError() }
-            return (try Self.checked(await self.loadPage(input, cursor: cursor), key: key), nil)
+            return ServedPage(try Self.checked(await self.loadPage(input, cursor: cursor), key: key))
         }
     }
 

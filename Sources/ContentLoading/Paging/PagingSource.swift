@@ -51,9 +51,24 @@ where Element.ID: Sendable {
     }
 }
 
-/// A page as a store serves it, and what of it could not be served (an element whose row does
-/// not read, an id another page holds too), which the model shows as an error beside the page.
-package typealias ServedPage<Element: Sendable, Cursor: Sendable> = (page: Page<Element, Cursor>, problem: (any Error)?)
+/// A page as a store serves it, what of it could not be served (an element whose row does not
+/// read, an id another page holds too), which the model shows as an error beside the page, and,
+/// when the call stored it, the version of that write.
+package struct ServedPage<Element: Sendable, Cursor: Sendable>: Sendable {
+    package var page: Page<Element, Cursor>
+    package var problem: (any Error)?
+    /// The store's version of the write that stored the page, when the call that serves it
+    /// stored it: every change of the store up to that version is in the page, so a change
+    /// heard from the store at that version or before is not applied to it again. `nil` for a
+    /// page read as stored, or not stored.
+    package var version: UInt64?
+
+    package init(_ page: Page<Element, Cursor>, problem: (any Error)? = nil, version: UInt64? = nil) {
+        self.page = page
+        self.problem = problem
+        self.version = version
+    }
+}
 
 /// Elements saved, or one removed (or all), somewhere other than the paging model that hears it.
 package struct PagingSourceChange<Element: Identifiable & Sendable>: Sendable where Element.ID: Sendable {
@@ -70,12 +85,17 @@ package struct PagingSourceChange<Element: Identifiable & Sendable>: Sendable wh
     /// there after this change: a removal does not take it out of that list. (A save puts no
     /// element back in a list: a removal overtaken by one still applies.)
     package let isPlacedAgain: @Sendable (Element.ID, _ input: any Sendable) -> Bool
+    /// The store's version of the write that made the change, when it has one: a page that
+    /// write or a later one stored holds it already.
+    package let version: UInt64?
 
     package init(
         saved: [Element], removed: Element.ID?, removesAll: Bool = false,
         isSuperseded: @escaping @Sendable (Element.ID) -> Bool = { _ in false },
-        isPlacedAgain: @escaping @Sendable (Element.ID, _ input: any Sendable) -> Bool = { _, _ in false }
+        isPlacedAgain: @escaping @Sendable (Element.ID, _ input: any Sendable) -> Bool = { _, _ in false },
+        version: UInt64? = nil
     ) {
+        self.version = version
         self.saved = saved
         self.removed = removed
         self.removesAll = removesAll

@@ -56,7 +56,7 @@ extension PersistedPages {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            return (stored.page, stored.problem ?? error)
+            return ServedPage(stored.page, problem: stored.problem ?? error)
         }
     }
 }

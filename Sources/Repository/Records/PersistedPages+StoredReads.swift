@@ -60,14 +60,16 @@ extension PersistedPages {
         }
         guard let problem else {
             return StoredRead(
-                served: (page, nil), isIncomplete: stored.isIncomplete, fetchedAt: stored.fetchedAt,
+                served: ServedPage(page, version: stored.readAt), isIncomplete: stored.isIncomplete,
+                fetchedAt: stored.fetchedAt,
                 validators: stored.validators,
                 confirmable: stored.version.map { (PageConfirmations.page(listKey, request: request), $0) })
         }
         await store.removeRows(of: problem, found: stored.elements)
         try? await disk.markIncomplete(pageOf: listKey, request: request, foundAt: stored.version)
         return StoredRead(
-            served: (page, failure(problem.operation, problem)), isIncomplete: true, fetchedAt: stored.fetchedAt)
+            served: ServedPage(page, problem: failure(problem.operation, problem), version: stored.readAt),
+            isIncomplete: true, fetchedAt: stored.fetchedAt)
     }
 
     /// Removes the stored page `request` loaded, whose row (found at `version`) does not read,

@@ -72,7 +72,9 @@ where Element.ID: CacheKey {
         guard read.served != nil || read.unreadable != nil else { return try await fetched(cursor, direction) }
         do {
             let fetched = try await fetched(cursor, direction)
-            return (fetched.page, fetched.problem ?? read.served?.problem ?? read.unreadable)
+            return ServedPage(
+                fetched.page, problem: fetched.problem ?? read.served?.problem ?? read.unreadable,
+                version: fetched.version)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -83,7 +85,9 @@ where Element.ID: CacheKey {
 
     /// The page at `cursor` from the source, stored next to the page whose cursor asked for it.
     private func fetched(_ cursor: Cursor?, _ direction: PagingDirection) async throws -> ServedPage<Element, Cursor> {
-        guard let cursor else { return try await refreshedInitialPage() ?? (Page(items: [], nextCursor: nil), nil) }
+        guard let cursor else {
+            return try await refreshedInitialPage() ?? ServedPage(Page(items: [], nextCursor: nil))
+        }
         // NB: asked without validators, "not modified" is an error (thrown), never `nil`.
         guard let fetched = try await fetched(cursor, direction, validators: .none) else {
             throw UnexpectedNotModified(key: key)
@@ -113,7 +117,7 @@ where Element.ID: CacheKey {
                     isSuperseded: { change.isSuperseded($0) },
                     isPlacedAgain: { id, input in
                         listKey(input).flatMap { placed[$0]?.contains(id) } ?? false
-                    }))
+                    }, version: change.version))
         }
     }
 
@@ -144,7 +148,7 @@ where Element.ID: CacheKey {
         // copy of a `no-store` value goes.
         if validators.freshness?.isNoStore == true {
             if case .initial = placement { try await store.removePages(of: key) }
-            return (page, nil)
+            return ServedPage(page)
         }
         return try await store.versions.sharing {
             let fetchedAt = store.now()
@@ -156,11 +160,14 @@ where Element.ID: CacheKey {
                     previousCursor: try page.previousCursor.map(Self.encoded),
                     nextCursor: try page.nextCursor.map(Self.encoded), elements: elements, type: store.type,
                     of: listKey,
-                    at: placement, fetchedAt: fetchedAt, validators: validators, keepingWritesAfter: started)
+                    at: placement, fetchedAt: fetchedAt, validators: validators, keepingWritesAfter: started,
+                    unlessCancelled: placement.isInitial)
+            } catch is CancellationError {
+                throw CancellationError()
             } catch {
                 throw failure("write", error)
             }
-            guard let written else { return (page, nil) }
+            guard let written else { return ServedPage(page) }
             var stored = page
             stored.items = store.keeping(written.kept, removing: written.removed, in: page.items)
             // NB: of a page with no place, only the elements the file held were written.
@@ -169,10 +176,10 @@ where Element.ID: CacheKey {
                 ElementChange(
                     saved: saved ?? stored.items, version: written.version, writtenAt: fetchedAt,
                     source: (ObjectIdentifier(origin), listKey), placedIn: saved == nil ? listKey : nil))
-            guard !written.onOtherPages.isEmpty else { return (stored, nil) }
+            guard !written.onOtherPages.isEmpty else { return ServedPage(stored, version: written.version) }
             var problem = ElementRowsProblem(type: Element.self)
             problem.onOtherPages = written.onOtherPages
-            return (stored, failure("store", problem))
+            return ServedPage(stored, problem: failure("store", problem), version: written.version)
         }
     }
 

@@ -42,6 +42,9 @@ extension DiskCache {
         /// Before the stored page whose previous cursor is `cursor` (encoded).
         case before(cursor: String)
 
+        /// Whether this is the initial page's place.
+        var isInitial: Bool { request == nil }
+
         /// The cursor that requested the page; `nil` for the initial page.
         var request: String? {
             switch self {
@@ -67,6 +70,9 @@ extension DiskCache {
         let isIncomplete: Bool
         /// Its row's version; `nil` when it does not validate.
         let version: Int?
+        /// The file's version when it was read: every write up to it is in the page (the
+        /// elements' rows, the removals); `nil` when that does not read.
+        var readAt: UInt64? = nil
     }
 
     /// The key the membership rows of page `position` of list `listKey` are stored under.
@@ -80,9 +86,13 @@ extension DiskCache {
     /// - Throws: ``CorruptEntry`` when the page row does not validate.
     func storedPage(of listKey: String, request: String?, type: String) throws -> StoredPage? {
         try database.readTransaction(operation: "read the cache in") {
-            try readPage(of: listKey, request: request) { position in
+            var page = try readPage(of: listKey, request: request) { position in
                 try memberElements(Self.pageMembersKey(listKey, position: position), type: type)
             }
+            // NB: in the read's transaction: the version its snapshot holds every write up to.
+            page?.readAt = (try? Self.counter(in: database, operation: "read the cache in")).flatMap { $0 }
+                .map(UInt64.init)
+            return page
         }
     }
 
@@ -135,15 +145,22 @@ extension DiskCache {
     /// file holds (for other lists) are written, as any fetch's are: no reader is left showing
     /// an older copy than the page shows.
     ///
+    /// With `unlessCancelled`, a page whose task is cancelled is not written: the check is in
+    /// the write's transaction, so a task that cancels this one, then reads the list's pages,
+    /// finds them with this page or without it, never overwritten by it later.
+    ///
     /// - Returns: What was written; `nil` (nothing written) when the page is not stored and the
     ///   file holds none of its elements.
-    /// - Throws: ``SQLiteError`` when the write fails (nothing changes).
+    /// - Throws: ``SQLiteError`` when the write fails (nothing changes); `CancellationError`
+    ///   (nothing written) when `unlessCancelled` and the task is cancelled.
     func writePage(
         _ ids: Data, previousCursor: String?, nextCursor: String?, elements: [EncodedElement], type: String,
         of listKey: String, at placement: PagePlacement, fetchedAt: Date, validators: Validators,
-        keepingWritesAfter started: UInt64?
+        keepingWritesAfter started: UInt64?, unlessCancelled: Bool = false
     ) async throws -> WrittenPage? {
         try await writeFault?(listKey)
+        // NB: after the last suspension: from the check to the commit, the actor runs nothing else.
+        if unlessCancelled, Task.isCancelled { throw CancellationError() }
         return try database.transaction(operation: "write the cache in") {
             // NB: the list's pages were removed since the fetch started: it does not store them
             // again. Nor a page no stored page asks for. The elements other lists hold are written.

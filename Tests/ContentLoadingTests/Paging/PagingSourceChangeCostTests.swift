@@ -21,8 +21,8 @@ import Testing
         var source: PagingSource<Void, Note, Int> {
             PagingSource(
                 storedInitialPage: { _ in nil },
-                refreshedInitialPage: { _ in (await self.served(at: 0), nil) },
-                page: { _, cursor, _ in (await self.served(at: cursor ?? 0), nil) },
+                refreshedInitialPage: { _ in ServedPage(await self.served(at: 0)) },
+                page: { _, cursor, _ in ServedPage(await self.served(at: cursor ?? 0)) },
                 listen: { listener in self.listeners.withLock { $0.append(listener) } })
         }
 
