@@ -69,6 +69,9 @@ final class PagedCatalog: Sendable {
         }
     }
 
+    /// Deletes contact `id` on the server.
+    func delete(_ id: Int) { state.withLock { $0.contacts.removeAll { $0.id == id } } }
+
     /// The contacts the server holds now.
     var contacts: [Contact] { state.withLock { $0.contacts } }
 

@@ -6,8 +6,8 @@ struct HeardChanges<Element: Sendable, Cursor: Sendable> {
 
     /// How many changes were heard so far: a load notes it when it starts.
     private(set) var mark = 0
-    /// The changes kept, each with its number and the store's version of it, when it has one.
-    private var kept: [(number: Int, version: UInt64?, change: Change)] = []
+    /// The changes kept, each with its number.
+    private var kept: [(number: Int, change: Change)] = []
     /// The marks of the refreshes still running, by token (see ``openRefresh()``).
     private var openRefreshes: [Int: Int] = [:]
     private var lastToken = 0
@@ -28,30 +28,22 @@ struct HeardChanges<Element: Sendable, Cursor: Sendable> {
     /// since its mark, or ended.
     mutating func closeRefresh(_ token: Int) { openRefreshes[token] = nil }
 
-    /// Counts a change, the store's version `version`, keeping `change` (`nil` when no load runs,
-    /// which lets go of the kept ones).
-    mutating func hear(_ change: Change?, version: UInt64? = nil) {
+    /// Counts a change, keeping `change` (`nil` when no load runs, which lets go of the kept ones).
+    mutating func hear(_ change: Change?) {
         mark += 1
         guard let change else {
             kept.removeAll()
             return
         }
-        kept.append((mark, version, change))
+        kept.append((mark, change))
     }
 
-    /// Applies the changes heard after `mark` to `list`, in order; with `stored`, the version
-    /// of the store's write that made `list` (or the page added to it), not those of that
-    /// version or older, which it holds already. (A removal heard late would otherwise take out
-    /// an element that a fetch started after the removal put back in the list's stored pages.)
+    /// Applies the changes heard after `mark` to `list`, in order.
     ///
     /// - Returns: Whether `list` changed.
-    func apply(
-        since mark: Int, to list: inout PagedList<Element, Cursor>, key: DeduplicationKey<Element>?,
-        storedAt stored: UInt64? = nil
-    ) -> Bool {
+    func apply(since mark: Int, to list: inout PagedList<Element, Cursor>, key: DeduplicationKey<Element>?) -> Bool {
         var changed = false
-        for (number, version, change) in kept where number > mark {
-            if let stored, let version, version <= stored { continue }
+        for (number, change) in kept where number > mark {
             if change(&list, key) { changed = true }
         }
         return changed

@@ -15,6 +15,11 @@ public struct Page<Element: Sendable, Cursor: Sendable>: Sendable {
     public var previousCursor: Cursor?
     /// The cursor of the next page, or `nil` when this is the last page.
     public var nextCursor: Cursor?
+    /// The store's version the page holds every change up to, when a store serves it: the
+    /// version of the write that stored it, or the file's version when it was read. A change
+    /// the store made at that version or before is in the page already (a model that hears it
+    /// late does not apply it to the page's items again). `nil` for a page a loader made.
+    package var storedAt: UInt64? = nil
 
     /// Creates a page.
     public init(items: [Element], previousCursor: Cursor? = nil, nextCursor: Cursor?) {

@@ -9,6 +9,9 @@ struct PageRecord<Cursor: Sendable>: Sendable {
     var previousCursor: Cursor?
     /// The cursor of the page after it, from the source.
     var nextCursor: Cursor?
+    /// The store's version the page held every change up to when it joined (see
+    /// ``Page/storedAt``); `nil` when no store served it.
+    var storedAt: UInt64? = nil
 
     /// The same record with `count` items.
     func counting(_ count: Int) -> PageRecord {

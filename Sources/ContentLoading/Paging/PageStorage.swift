@@ -82,6 +82,18 @@ final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
         contents.withLock { $0.pages[index] }
     }
 
+    /// The record of the page that holds item `index`, among the first `pages` pages.
+    func page(holding index: Int, among pages: Int) -> PageRecord<Cursor>? {
+        contents.withLock { contents in
+            var end = 0
+            for record in contents.pages.prefix(pages) {
+                end += record.count
+                if index < end { return record }
+            }
+            return nil
+        }
+    }
+
     /// The records of the pages `range`.
     func pages(_ range: Range<Int>) -> [PageRecord<Cursor>] {
         contents.withLock { Array($0.pages[range]) }

@@ -50,19 +50,32 @@ extension PagedList {
         }
     }
 
-    /// Removes the items `shouldRemove` picks, keeping the page counts in step.
+    /// Removes the items `shouldRemove` picks (given each item and its page's
+    /// ``PageRecord/storedAt``), keeping the page counts in step.
     ///
     /// - Returns: Whether it removed any.
-    mutating func removeAll(where shouldRemove: (Element) -> Bool, key: DeduplicationKey<Element>?) -> Bool {
-        guard contains(where: shouldRemove) else { return false }
+    mutating func removeAll(
+        where shouldRemove: (Element, _ pageStoredAt: UInt64?) -> Bool, key: DeduplicationKey<Element>?
+    ) -> Bool {
+        var start = 0
+        let picks = storage.pages(0..<extent.pages).contains { record in
+            defer { start += record.count }
+            return self[start..<start + record.count].contains { shouldRemove($0, record.storedAt) }
+        }
+        guard picks else { return false }
         (storage, extent) = storage.editing(extent, key: key) { elements, pages in
+            var kept: [Element] = []
+            kept.reserveCapacity(elements.count)
             var start = 0
             for page in pages.indices {
                 let end = start + pages[page].count
-                pages[page].count -= elements[start..<end].count(where: shouldRemove)
+                let storedAt = pages[page].storedAt
+                let left = elements[start..<end].filter { !shouldRemove($0, storedAt) }
+                pages[page].count = left.count
+                kept += left
                 start = end
             }
-            elements.removeAll(where: shouldRemove)
+            elements = kept
         }
         return true
     }

@@ -33,6 +33,8 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
     var droppedBefore: DroppedPages<Cursor>?
     /// The pages a window dropped from the end, the nearest first.
     private var droppedAfter: DroppedPages<Cursor>?
+    /// The newest ``Page/storedAt`` of the pages that joined it (see `PagedList+StoredAt`).
+    var newestStoredAt: UInt64?
 
     init(
         first page: Page<Element, Cursor>, origin: PagingOrigin, key: DeduplicationKey<Element>?,
@@ -116,6 +118,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         key: DeduplicationKey<Element>?
     ) -> Bool {
         let record = Self.record(of: page, requested: request ?? nextRequest ?? .initial)
+        newestStoredAt = Self.newest(newestStoredAt, page.storedAt)
         if let appended = storage.appendInPlace(page.items, as: record, after: extent, key: key) {
             extent = appended
         } else {
@@ -141,6 +144,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         key: DeduplicationKey<Element>?
     ) -> Bool {
         let record = Self.record(of: page, requested: request ?? previousRequest ?? .initial)
+        newestStoredAt = Self.newest(newestStoredAt, page.storedAt)
         // NB: a page dropped in part (by a refresh that kept the reader's place) adds only the
         // items it dropped; the rest of it is still in the list.
         let items = droppedBefore?.keepsFirst.map { Array(page.items.prefix($0)) } ?? page.items
@@ -167,7 +171,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
     {
         PageRecord(
             count: page.items.count, request: request, previousCursor: page.previousCursor,
-            nextCursor: page.nextCursor)
+            nextCursor: page.nextCursor, storedAt: page.storedAt)
     }
 
     /// Drops the first `count` pages, remembering how to load them again.

@@ -61,8 +61,7 @@ extension PagingListViewModel {
             do {
                 let served = try await loadPage(input, request.cursor)
                 guard let self else { return }
-                let added = self.add(
-                    served.page, requested: request, by: load, heardSince: heard, storedAt: served.version)
+                let added = self.add(served.page, requested: request, by: load, heardSince: heard)
                 // NB: what of the page could not be served is an error beside the list that shows the page.
                 if added, let problem = served.problem, self.machine.report(problem) { self.publish() }
             } catch {
@@ -87,8 +86,7 @@ extension PagingListViewModel {
     ///
     /// - Returns: Whether the page joined the list.
     private func add(
-        _ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>, by load: PageLoad, heardSince heard: Int,
-        storedAt stored: UInt64?
+        _ page: Page<Element, Cursor>, requested request: PageLocator<Cursor>, by load: PageLoad, heardSince heard: Int
     ) -> Bool {
         let direction = load.direction
         guard isCurrent(load), var list = storedState.content, list.origin === load.origin else { return false }
@@ -110,7 +108,7 @@ extension PagingListViewModel {
             droppedOtherEnd = list.prepend(page, requested: request, window: pageWindow, key: deduplicationKey)
         }
         // NB: a change heard while the page loaded may be newer than the page.
-        _ = heardChanges.apply(since: heard, to: &list, key: deduplicationKey, storedAt: stored)
+        _ = heardChanges.apply(since: heard, to: &list, key: deduplicationKey)
         if droppedOtherEnd { cancelPage(direction == .next ? .previous : .next) }
         end(direction).activity = .idle
         end(direction).shared.resolveSettle()

@@ -60,7 +60,7 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
     private func apply(_ change: PagingSourceChange<Element>) {
         let change = change.current()
         let isLoading = machine.activeLoad != nil || nextEnd.isLoading || previousEnd.isLoading
-        heardChanges.hear(isLoading ? { list, key in change.apply(to: &list, key: key) } : nil, version: change.version)
+        heardChanges.hear(isLoading ? { list, key in change.apply(to: &list, key: key) } : nil)
         guard var list = content, change.apply(to: &list, key: deduplicationKey) else { return }
         showEdit(list)
     }
@@ -79,12 +79,9 @@ extension PagingListViewModel {
     func closeRefresh(_ token: Int) { heardChanges.closeRefresh(token) }
 
     /// Applies the changes heard since `mark` to the list shown (after a refresh delivered a
-    /// list read before them); with `stored`, only those newer than the store's write that made
-    /// the list (see `HeardChanges.apply(since:to:key:storedAt:)`).
-    func applyHeardChanges(since mark: Int, storedAt stored: UInt64? = nil) {
-        guard var list = content,
-            heardChanges.apply(since: mark, to: &list, key: deduplicationKey, storedAt: stored)
-        else { return }
+    /// list read before them).
+    func applyHeardChanges(since mark: Int) {
+        guard var list = content, heardChanges.apply(since: mark, to: &list, key: deduplicationKey) else { return }
         showEdit(list)
     }
 
@@ -94,13 +91,10 @@ extension PagingListViewModel {
         content?.holdsInitialPage(page, key: deduplicationKey, isSameCursor: isSameCursor) ?? false
     }
 
-    /// `list` with the changes heard since `mark` applied; with `stored`, only those newer than
-    /// the store's write that made it.
-    func withHeardChanges(since mark: Int, _ list: PagedList<Element, Cursor>, storedAt stored: UInt64?)
-        -> PagedList<Element, Cursor>
-    {
+    /// `list` with the changes heard since `mark` applied.
+    func withHeardChanges(since mark: Int, _ list: PagedList<Element, Cursor>) -> PagedList<Element, Cursor> {
         var list = list
-        _ = heardChanges.apply(since: mark, to: &list, key: deduplicationKey, storedAt: stored)
+        _ = heardChanges.apply(since: mark, to: &list, key: deduplicationKey)
         return list
     }
 
@@ -176,12 +170,11 @@ extension PagingListViewModel {
                 let kept = try await keepPlace(list)
                 (list, problem) = (kept.list, problem ?? kept.problem)
             }
-            guard let merged = await model?.withHeardChanges(since: heard.fetched, list, storedAt: served.version)
-            else { return }
+            guard let merged = await model?.withHeardChanges(since: heard.fetched, list) else { return }
             await send(.value(merged))
             if let problem { await send(.error(problem)) }
             // NB: a change heard between the list's merge and its delivery was shown, then replaced.
-            await model?.applyHeardChanges(since: heard.fetched, storedAt: served.version)
+            await model?.applyHeardChanges(since: heard.fetched)
         } else if let shown = await model?.content {
             await send(.value(shown))
             await model?.applyHeardChanges(since: heard.shown)
@@ -201,18 +194,40 @@ struct PagingSourceOperations<Input: Sendable, Element: Sendable, Cursor: Sendab
 extension PagingSourceChange {
     /// Applies the change to `list`: each saved element in place of the item with its id
     /// (unless equal), the removed one left out (or every one), but for those a newer write of
-    /// the list's pages placed there again, order kept.
+    /// the list's pages placed there again, order kept. Items whose page holds the change
+    /// already (the store served it after the change: see `PagedList+StoredAt`) are left as
+    /// they are.
     ///
     /// - Returns: Whether `list` changed.
     func apply<Cursor>(to list: inout PagedList<Element, Cursor>, key: DeduplicationKey<Element>?) -> Bool {
         var changed = false
         let input = list.origin.input
-        if removesAll, list.removeAll(where: { !isPlacedAgain($0.id, input) }, key: key) { changed = true }
-        if let removed, !isPlacedAgain(removed, input), let index = list.firstIndex(ofID: removed, key: key) {
+        if removesAll,
+            list.removeAll(
+                where: { item, storedAt in !isPlacedAgain(item.id, input) && !isHeld(byPageStoredAt: storedAt) },
+                key: key)
+        {
+            changed = true
+        }
+        if let removed, !isPlacedAgain(removed, input), let index = list.firstIndex(ofID: removed, key: key),
+            !list.holdsChange(at: version, itemAt: index)
+        {
             list.remove(at: index, key: key)
             changed = true
         }
+        var saved = saved
+        if list.mayHoldChange(at: version) {
+            saved.removeAll { element in
+                list.firstIndex(ofID: element.id, key: key).map { list.holdsChange(at: version, itemAt: $0) } ?? false
+            }
+        }
         if !saved.isEmpty, list.replace(saved, key: key) { changed = true }
         return changed
+    }
+
+    /// Whether a page the store served at `storedAt` holds this change already.
+    private func isHeld(byPageStoredAt storedAt: UInt64?) -> Bool {
+        guard let version, let storedAt else { return false }
+        return version <= storedAt
     }
 }

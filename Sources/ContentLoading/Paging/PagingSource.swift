@@ -51,22 +51,16 @@ where Element.ID: Sendable {
     }
 }
 
-/// A page as a store serves it, what of it could not be served (an element whose row does not
-/// read, an id another page holds too), which the model shows as an error beside the page, and,
-/// when the call stored it, the version of that write.
+/// A page as a store serves it (with the store's version it holds every change up to: see
+/// ``Page/storedAt``), and what of it could not be served (an element whose row does not read,
+/// an id another page holds too), which the model shows as an error beside the page.
 package struct ServedPage<Element: Sendable, Cursor: Sendable>: Sendable {
     package var page: Page<Element, Cursor>
     package var problem: (any Error)?
-    /// The store's version of the write that stored the page, when the call that serves it
-    /// stored it: every change of the store up to that version is in the page, so a change
-    /// heard from the store at that version or before is not applied to it again. `nil` for a
-    /// page read as stored, or not stored.
-    package var version: UInt64?
 
-    package init(_ page: Page<Element, Cursor>, problem: (any Error)? = nil, version: UInt64? = nil) {
+    package init(_ page: Page<Element, Cursor>, problem: (any Error)? = nil) {
         self.page = page
         self.problem = problem
-        self.version = version
     }
 }
 

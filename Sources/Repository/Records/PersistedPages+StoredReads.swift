@@ -60,16 +60,15 @@ extension PersistedPages {
         }
         guard let problem else {
             return StoredRead(
-                served: ServedPage(page, version: stored.readAt), isIncomplete: stored.isIncomplete,
-                fetchedAt: stored.fetchedAt,
+                served: ServedPage(page), isIncomplete: stored.isIncomplete, fetchedAt: stored.fetchedAt,
                 validators: stored.validators,
                 confirmable: stored.version.map { (PageConfirmations.page(listKey, request: request), $0) })
         }
         await store.removeRows(of: problem, found: stored.elements)
         try? await disk.markIncomplete(pageOf: listKey, request: request, foundAt: stored.version)
         return StoredRead(
-            served: ServedPage(page, problem: failure(problem.operation, problem), version: stored.readAt),
-            isIncomplete: true, fetchedAt: stored.fetchedAt)
+            served: ServedPage(page, problem: failure(problem.operation, problem)), isIncomplete: true,
+            fetchedAt: stored.fetchedAt)
     }
 
     /// Removes the stored page `request` loaded, whose row (found at `version`) does not read,
@@ -83,9 +82,10 @@ extension PersistedPages {
     /// holds, or whose row does not decode, left out) and its cursors.
     private func decoded(_ stored: DiskCache.StoredPage) throws -> (Page<Element, Cursor>, ElementRowsProblem?) {
         let (items, problem) = try store.decoded(ids: stored.ids, rows: stored.elements)
-        let page = Page(
+        var page = Page(
             items: items, previousCursor: try stored.previousCursor.map(Self.decoded),
             nextCursor: try stored.nextCursor.map(Self.decoded))
+        page.storedAt = stored.readAt
         return (page, problem)
     }
 

@@ -72,9 +72,7 @@ where Element.ID: CacheKey {
         guard read.served != nil || read.unreadable != nil else { return try await fetched(cursor, direction) }
         do {
             let fetched = try await fetched(cursor, direction)
-            return ServedPage(
-                fetched.page, problem: fetched.problem ?? read.served?.problem ?? read.unreadable,
-                version: fetched.version)
+            return ServedPage(fetched.page, problem: fetched.problem ?? read.served?.problem ?? read.unreadable)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -170,16 +168,17 @@ where Element.ID: CacheKey {
             guard let written else { return ServedPage(page) }
             var stored = page
             stored.items = store.keeping(written.kept, removing: written.removed, in: page.items)
+            stored.storedAt = written.version
             // NB: of a page with no place, only the elements the file held were written.
             let saved = written.elementsOnly.map { ids in stored.items.filter { ids.contains($0.id.persistentKey) } }
             await store.share(
                 ElementChange(
                     saved: saved ?? stored.items, version: written.version, writtenAt: fetchedAt,
                     source: (ObjectIdentifier(origin), listKey), placedIn: saved == nil ? listKey : nil))
-            guard !written.onOtherPages.isEmpty else { return ServedPage(stored, version: written.version) }
+            guard !written.onOtherPages.isEmpty else { return ServedPage(stored) }
             var problem = ElementRowsProblem(type: Element.self)
             problem.onOtherPages = written.onOtherPages
-            return ServedPage(stored, problem: failure("store", problem), version: written.version)
+            return ServedPage(stored, problem: failure("store", problem))
         }
     }
 
