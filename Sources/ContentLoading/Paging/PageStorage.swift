@@ -82,15 +82,24 @@ final class PageStorage<Element: Sendable, Cursor: Sendable>: Sendable {
         contents.withLock { $0.pages[index] }
     }
 
-    /// The record of the page that holds item `index`, among the first `pages` pages.
-    func page(holding index: Int, among pages: Int) -> PageRecord<Cursor>? {
-        contents.withLock { contents in
-            var end = 0
-            for record in contents.pages.prefix(pages) {
-                end += record.count
-                if index < end { return record }
+    /// The record of the page that holds item `index` of the version that sees `extent`,
+    /// counted from the nearer end (a page just loaded, at either end, is found at once).
+    func page(holding index: Int, in extent: Extent) -> PageRecord<Cursor>? {
+        guard index >= 0, index < extent.elements else { return nil }
+        return contents.withLock { contents in
+            let pages = contents.pages.prefix(extent.pages)
+            if index < extent.elements / 2 {
+                var end = 0
+                return pages.first { record in
+                    end += record.count
+                    return index < end
+                }
             }
-            return nil
+            var start = extent.elements
+            return pages.last { record in
+                start -= record.count
+                return index >= start
+            }
         }
     }
 

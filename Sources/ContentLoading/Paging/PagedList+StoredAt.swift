@@ -8,7 +8,7 @@ extension PagedList {
     /// already (`false` for a change or a page with no version).
     func holdsChange(at version: UInt64?, itemAt index: Int) -> Bool {
         guard mayHoldChange(at: version), let version,
-            let storedAt = storage.page(holding: index, among: extent.pages)?.storedAt
+            let storedAt = storage.page(holding: index, in: extent)?.storedAt
         else { return false }
         return version <= storedAt
     }
