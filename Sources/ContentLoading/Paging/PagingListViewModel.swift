@@ -235,17 +235,26 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
         }
         publishPageStates()
         // NB: no row appears to ask for the next page (`loadMoreIfNeeded`): the model asks. A
-        // failed page is not retried by itself, nor is a list every item of which was removed.
-        if let list = newState.content, list.isEmpty, !newState.isLoading, !isShowingEdit {
+        // failed page is not retried by itself, nor is a list every item of which was removed,
+        // nor one that loaded `pagesLoadedByItself` pages and shows nothing (a server that
+        // answers empty pages with new cursors for ever would be asked for ever).
+        if let list = newState.content, list.isEmpty, !newState.isLoading, !isShowingEdit,
+            list.pagesLoaded < Self.pagesLoadedByItself
+        {
             if list.hasMore { loadNextPage() } else if list.hasPrevious { loadPreviousPage() }
         }
     }
+
+    /// How many pages a list that shows no item loads before the model stops loading on by
+    /// itself (see ``isEmpty(_:)``): 20.
+    static var pagesLoadedByItself: Int { 20 }
 
     /// Whether `output` counts as empty, which makes the state ``ContentLoadingState/empty``:
     /// a list with no item and no page beyond it at either end. A page that comes back with no
     /// item but a cursor onward (a server that filters its pages, a stored page every item of
     /// which was removed) is not the end: the state is `success`, and the model loads on by
-    /// itself until an item shows or the end is reached. A list shown whose items are all
+    /// itself until an item shows or the end is reached, for at most 20 pages in all (then
+    /// ``loadNextPage()`` goes on). A list shown whose items are all
     /// removed through a store stays `success` with no item and its next page `idle`: the
     /// model does not load on by itself then (a sign-out removes every element while a model is
     /// on screen); ``loadNextPage()`` goes on.

@@ -30,6 +30,28 @@ struct EmptyPageTests {
         #expect(loader.calls.count == 3)
     }
 
+    /// A server that answers empty pages with new cursors for ever is asked for 20 pages, then
+    /// the app decides.
+    @Test func emptyPagesAreLoadedByTheModelForTwentyPagesAtMost() async throws {
+        let model = ControlledPager(loader: loader)
+        let pageStates = StreamRecorder(model.nextPageStateUpdates)
+        let refresh = model.refresh("q")
+        loader.complete(try await loader.call(0), returning: page(0..<0, next: 10))
+        _ = await refresh.completed()
+        for index in 1..<20 {
+            let call = try await loader.call(index)
+            #expect(call.input.cursor == index * 10, "asked for by the model itself")
+            loader.complete(call, returning: page(0..<0, next: (index + 1) * 10))
+        }
+        while model.content?.pagesLoaded != 20 || model.nextPageState != .idle { _ = try await pageStates.next() }
+        #expect(loader.calls.count == 20, "20 pages with no item, then no more by itself")
+        #expect(model.state.phase == .success && model.items.isEmpty)
+        let next = model.loadNextPage()
+        loader.complete(try await loader.call(20), returning: page(200..<201, next: nil))
+        #expect(await next.settled() == .endReached)
+        #expect(model.items.map(\.id) == [200])
+    }
+
     /// An edit is not a load: a list the app emptied waits for `loadNextPage()`.
     @Test func aListWhoseItemsTheAppRemovedDoesNotLoadOnByItself() async throws {
         let model = ControlledPager(loader: loader)
