@@ -27,11 +27,11 @@ import Testing
 /// both cores busy; none in 60,000 runs of this suite since).
 ///
 /// With the server's changes (which make refreshes store other pages) it found three more
-/// (`PersistedRefreshOrderTests`, `PagingRemovalOrderTests`): a refresh answered "not
-/// modified" kept a list older than the initial page a refresh it replaced had stored; a
-/// replaced refresh stored its page after the current one's; and a removal heard late took out
-/// an element a fetch made after it had stored again (about 20 runs in 3,000 before the
-/// pages carried the store's version; none in 25,000 with both cores busy since).
+/// (`PagingRemovalOrderTests` and its `+Refreshes`): a refresh answered "not modified" kept a
+/// list older than the initial page a refresh it replaced had stored; a replaced refresh stored
+/// its page after the current one's; and a removal heard late took out an element a fetch made
+/// after it had stored again (about 20 runs in 3,000 before the pages carried the store's
+/// version; none in 50,000 with both cores busy since).
 @MainActor
 @Suite(.timeLimit(.minutes(3)))
 struct PagingRemovalInterleavingTests {

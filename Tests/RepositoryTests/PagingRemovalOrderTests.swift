@@ -9,7 +9,9 @@ import Testing
 /// A paging model that hears an element's removal after a newer change of the element (two
 /// writers share their changes concurrently, so either may reach it first): the removal took
 /// the element out of every stored page, and only a page of the model's own list written after
-/// it puts the element back there. The model shows what its stored pages hold.
+/// it puts the element back there. And refreshes that overlap (`+Refreshes`): the one that
+/// delivers last is not always the one that wrote last. The model shows what its stored pages
+/// hold.
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct PagingRemovalOrderTests {
@@ -27,22 +29,34 @@ struct PagingRemovalOrderTests {
         feed = PersistedPagingTests.feed(over: store, key: "feed", catalog: catalog)
     }
 
-    /// The ids the stored pages of `key` hold, as a model opened over the file offline shows
-    /// them (a relaunch).
-    func storedIDs(of key: String) async throws -> [Int] {
+    /// The ids the stored pages of `key` hold from the start, as a model opened over the file
+    /// offline shows them (a relaunch), for as many as `pages` pages.
+    func storedIDs(of key: String, pages: Int = 1) async throws -> [Int] {
         catalog.isOnline = false
         defer { catalog.isOnline = true }
         let reopened = PersistedPagingTests.feed(
             over: ElementStore<Contact>(disk: try DiskCache(.file(path: path))), key: key, catalog: catalog)
-        return await reopened.refresh().completed().content?.map(\.id) ?? []
+        await reopened.refresh().completed()
+        while (reopened.content?.pagesLoaded ?? 0) < pages, reopened.nextPageState == .idle {
+            await reopened.loadNextPage().settled()
+        }
+        return reopened.items.map(\.id)
     }
 
     /// Holds the removals of `id` (every element's too, when `id` is `nil`) on their way to the
     /// readers, after their write, until `release` is called; `reached` returns once one is held.
     func holdRemovals(of id: Int?) -> (reached: @Sendable () async -> Void, release: @Sendable () -> Void) {
+        hold { change in id.map { change.removed == $0 } ?? change.removesAll }
+    }
+
+    /// Holds the first change `picks` picks on its way to the readers, after its write, until
+    /// `release` is called; `reached` returns once it is held.
+    func hold(
+        _ picks: @escaping @Sendable (ElementChange<Contact>) -> Bool
+    ) -> (reached: @Sendable () async -> Void, release: @Sendable () -> Void) {
         let (reached, released) = (SettleSignal<Void>(), SettleSignal<Void>())
         store.listen { change in
-            guard id.map({ change.removed == $0 }) ?? change.removesAll else { return true }
+            guard picks(change) else { return true }
             reached.resolve(())
             await released.wait()
             return false

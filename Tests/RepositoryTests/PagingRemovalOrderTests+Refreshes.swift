@@ -9,56 +9,13 @@ import Testing
 /// Refreshes of a persisted paging list that overlap: the one that delivers last is not always
 /// the one that wrote last. Whatever order they end in, the model shows what its stored pages
 /// hold.
-@MainActor
-@Suite(.timeLimit(.minutes(1)))
-struct PersistedRefreshOrderTests {
-    typealias Contact = ElementStoreTests.Contact
-    typealias Feed = PagingListViewModel<Void, Contact, String>
-
-    let path: String
-    let catalog = PagedCatalog(count: 12, pageSize: 3)
-    let store: ElementStore<Contact>
-    let feed: Feed
-
-    init() throws {
-        path = try temporaryCachePath()
-        store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
-        feed = PersistedPagingTests.feed(over: store, key: "feed", catalog: catalog)
-    }
-
-    /// The ids the stored pages of the feed hold from the start, as a model opened over the
-    /// file offline shows them (a relaunch), for as many pages as `pages`.
-    func storedIDs(pages: Int) async throws -> [Int] {
-        catalog.isOnline = false
-        defer { catalog.isOnline = true }
-        let reopened = PersistedPagingTests.feed(
-            over: ElementStore<Contact>(disk: try DiskCache(.file(path: path))), key: "feed", catalog: catalog)
-        await reopened.refresh().completed()
-        while (reopened.content?.pagesLoaded ?? 0) < pages, reopened.nextPageState == .idle {
-            await reopened.loadNextPage().settled()
-        }
-        return reopened.items.map(\.id)
-    }
-
-    /// Holds the share of the next page write that stores element `id`, after the write,
-    /// until `release` is called; `reached` returns once it is held.
-    func holdPageWrite(storing id: Int) -> (reached: @Sendable () async -> Void, release: @Sendable () -> Void) {
-        let (reached, released) = (SettleSignal<Void>(), SettleSignal<Void>())
-        store.listen { change in
-            guard change.saved.contains(where: { $0.id == id }) else { return true }
-            reached.resolve(())
-            await released.wait()
-            return false
-        }
-        return ({ await reached.wait() }, { released.resolve(()) })
-    }
-
+extension PagingRemovalOrderTests {
     @Test func aRefreshAnsweredNotModifiedShowsTheInitialPageAReplacedRefreshStored() async throws {
         await feed.refresh().completed()
         await feed.loadNextPage().settled()
         #expect(feed.items.map(\.id) == Array(0..<6))
         let new = catalog.insertNew(at: 1, phone: "new on the server")
-        let (reached, release) = holdPageWrite(storing: new)
+        let (reached, release) = hold { change in change.saved.contains { $0.id == new } }
         // NB: the first refresh stores the changed initial page (the pages after it go: its next
         // cursor changed), then is replaced before it delivers it; the second finds it current.
         let replaced = feed.refresh()
@@ -68,7 +25,7 @@ struct PersistedRefreshOrderTests {
         await replaced.completed()
         #expect(catalog.notModified == 1, "the second refresh was answered \"not modified\"")
         #expect(second.content?.map(\.id) == [0, new, 1])
-        #expect(feed.items.map(\.id) == (try await storedIDs(pages: 2)))
+        #expect(feed.items.map(\.id) == (try await storedIDs(of: "feed", pages: 2)))
 
         await feed.refresh().completed()
         #expect(feed.items.map(\.id) == [0, new, 1], "a refresh after it finds the page current too")
@@ -91,13 +48,13 @@ struct PersistedRefreshOrderTests {
         let refresh = Task { try await pages.refreshedInitialPage() }
         await #expect(throws: CancellationError.self) { try await refresh.value }
         #expect(catalog.requests == ["-", "-"], "the server answered")
-        #expect(try await storedIDs(pages: 1) == [0, 1, 2], "the page with \(new) was not stored")
+        #expect(try await storedIDs(of: "feed") == [0, 1, 2], "the page with \(new) was not stored")
 
         let current = PersistedPages<Contact, String>(store: store, key: "feed") { cursor, validators in
             try await catalog.page(cursor, validators: validators)
         }
         _ = try await current.refreshedInitialPage()
-        #expect(try await storedIDs(pages: 1) == [0, new, 1], "one not cancelled stores it")
+        #expect(try await storedIDs(of: "feed") == [0, new, 1], "one not cancelled stores it")
     }
 
     @Test func aRefreshAnsweredNotModifiedKeepsTheListShownWhenItHoldsTheStoredInitialPage() async throws {
