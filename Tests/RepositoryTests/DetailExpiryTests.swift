@@ -68,6 +68,28 @@ struct DetailExpiryTests {
         #expect(detail?.age == .seconds(2 * 86_400))
     }
 
+    /// A detail stale in memory whose list a 304 confirmed since is younger in the file: read
+    /// there, it is not fetched again.
+    @Test func aDetailStaleInMemoryIsReadFromTheFileWhereAListConfirmedItSince() async throws {
+        let store = try store()
+        let lists = lists(over: store)
+        let details = details(over: store)
+        try await lists.refresh("a")
+        #expect(try await details.value(for: 1, policy: .returnCacheDontLoad)?.value.phone == "one")
+        clock.advance(by: 120)
+        #expect(try await lists.refresh("a") == .notModified)
+        clock.advance(by: 30)
+
+        let detail = try await details.value(for: 1)
+        #expect(detail?.value.phone == "one")
+        #expect(detail?.age == .seconds(30), "stale in memory, 30 s old in the file")
+        #expect(detail?.isStale == false && detail?.isRefreshing == false, "not fetched again")
+
+        clock.advance(by: 60)
+        let stale = try await details.value(for: 1)
+        #expect(stale?.isStale == true && stale?.isRefreshing == true, "stale in both: served, and fetched")
+    }
+
     /// A paging model over the store's pages of "feed", whose source serves contacts 1 and 2 on
     /// one page, or is off line.
     @MainActor func feed(over store: ElementStore<Contact>, isOnline: Bool = true)

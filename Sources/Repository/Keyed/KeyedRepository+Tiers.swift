@@ -30,6 +30,14 @@ extension KeyedRepository {
             let hit = Hit(
                 value: entry.value, writtenAt: entry.writtenAt, version: entry.version, origin: .memory,
                 validators: entry.validators)
+            // NB: stale in memory, it may be younger in the persistent tier (a detail whose list
+            // a 304 confirmed since): a read there costs less than the request.
+            if let tier, tier.agesRenewWithoutWrites, isOld(entry.writtenAt, for: entry.validators, at: date),
+                let stored = await lookUpStored(key, at: date, keepingExpired: true).hit,
+                stored.writtenAt > entry.writtenAt
+            {
+                return (stored, nil)
+            }
             return (hit, nil)
         }
         return await lookUpStored(key, at: date, keepingExpired: keepingExpired)

@@ -192,9 +192,15 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     @inlinable func isStale(
         _ key: Key, value: Value, writtenAt: Date, version: UInt64, validators: Validators, at date: Date
     ) -> Bool {
-        if writtenAt > date || age(of: writtenAt, at: date) >= staleAfter(validators) { return true }
+        if isOld(writtenAt, for: validators, at: date) { return true }
         let (invalidated, matches) = invalidations.withLock { ($0.contains(key, version: version), $0.matches) }
         return invalidated || (!matches.isEmpty && matches.matches(key, version: version, value: value))
+    }
+
+    /// Whether a value written at `writtenAt` with `validators` is stale by its age alone (or
+    /// written in the future, by a clock set back).
+    @inlinable func isOld(_ writtenAt: Date, for validators: Validators, at date: Date) -> Bool {
+        writtenAt > date || age(of: writtenAt, at: date) >= staleAfter(validators)
     }
 
     /// The age at which a value fetched with `validators` is stale: the response's

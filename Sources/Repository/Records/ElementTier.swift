@@ -120,6 +120,9 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
     }
 
     var latestVersion: UInt64 { cache.latestVersion }
+
+    /// A detail takes the age of a list holding it that a 304 confirmed since its row.
+    var agesRenewWithoutWrites: Bool { true }
     var fileVersion: UInt64 { cache.fileVersion }
 
     func startVersion(since seen: UInt64) async -> UInt64 { await cache.startVersion(since: seen) }

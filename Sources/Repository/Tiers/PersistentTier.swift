@@ -61,6 +61,11 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// The highest version the tier has seen (written or read); 0 when it keeps none.
     var latestVersion: UInt64 { get }
 
+    /// Whether a stored value can grow younger with no write of its key (an element's detail
+    /// takes the age of a list holding it that a 304 confirmed since): a value stale in memory
+    /// is then looked up in this tier before it is fetched again.
+    var agesRenewWithoutWrites: Bool { get }
+
     /// The highest version written so far, by this process or another on the same file
     /// (what an invalidation marks stale); at least ``latestVersion``; 0 when it keeps none.
     var fileVersion: UInt64 { get }
@@ -103,6 +108,8 @@ extension PersistentTier {
     func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result { try await write() }
 
     func willPromote(_ value: Value, for key: Key) {}
+
+    var agesRenewWithoutWrites: Bool { false }
 
     func startVersion(since seen: UInt64) async -> UInt64 { seen }
 
