@@ -33,6 +33,25 @@ extension PagingRemovalOrderTests {
         #expect(feed.items.map(\.id) == [0, new, 1, 2, 3, 4], "paging on from the stored page's cursor")
     }
 
+    /// The same with a page window that dropped the initial page: it is compared as it was
+    /// when the window dropped it.
+    @Test func aRefreshAnsweredNotModifiedShowsTheInitialPageAReplacedRefreshStoredPastAWindow() async throws {
+        let feed = PersistedPagingTests.feed(over: store, key: "windowed", catalog: catalog, pageWindow: 1)
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+        #expect(feed.items.map(\.id) == [3, 4, 5], "the window dropped the initial page")
+        let new = catalog.insertNew(at: 1, phone: "new on the server")
+        let (reached, release) = hold { change in change.saved.contains { $0.id == new } }
+        let replaced = feed.refresh()
+        await reached()
+        let second = await feed.refresh().completed()
+        release()
+        await replaced.completed()
+        #expect(catalog.notModified == 1, "the second refresh was answered \"not modified\"")
+        #expect(second.content?.map(\.id) == [0, new, 1])
+        #expect(try await storedIDs(of: "windowed", pages: 2) == [0, new, 1], "the pages after it went")
+    }
+
     /// A refresh replaced by another (cancelled) whose request the server answers all the same
     /// stores nothing: stored after the other's page, its page would be in the file and not on
     /// screen. (The check is made in the write's turn on the file, so a refresh that replaced

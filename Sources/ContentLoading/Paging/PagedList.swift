@@ -35,6 +35,9 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
     private var droppedAfter: DroppedPages<Cursor>?
     /// The newest ``Page/storedAt`` of the pages that joined it (see `PagedList+StoredAt`).
     var newestStoredAt: UInt64?
+    /// The initial page as it was when a page window dropped it: its items' keys and its record
+    /// (see `PagedList+InitialPage`).
+    var droppedInitialPage: (keys: [DeduplicationKey<Element>.Value], record: PageRecord<Cursor>)?
 
     init(
         first page: Page<Element, Cursor>, origin: PagingOrigin, key: DeduplicationKey<Element>?,
@@ -161,7 +164,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
         itemsBefore = Swift.max(0, itemsBefore - added.count)
         pagesLoaded += 1
         guard let window, window > 0, extent.pages > window else { return false }
-        dropLast(extent.pages - window)
+        dropLast(extent.pages - window, key: key)
         return true
     }
 
@@ -177,6 +180,7 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
     /// Drops the first `count` pages, remembering how to load them again.
     private mutating func dropFirst(_ count: Int, key: DeduplicationKey<Element>?) {
         let dropped = storage.pages(0..<count)
+        noteInitialPage(among: dropped, from: 0, key: key)
         for record in dropped { droppedBefore = DroppedPages(record, below: droppedBefore) }
         itemsBefore += dropped.reduce(0) { $0 + $1.count }
         (storage, extent) = storage.editing(extent, key: key) { elements, pages in
@@ -187,8 +191,9 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
 
     /// Drops the last `count` pages, remembering how to load them again. The storage stays:
     /// this version sees less of it.
-    private mutating func dropLast(_ count: Int) {
+    private mutating func dropLast(_ count: Int, key: DeduplicationKey<Element>?) {
         let dropped = storage.pages(extent.pages - count..<extent.pages)
+        noteInitialPage(among: dropped, from: extent.elements - dropped.reduce(0) { $0 + $1.count }, key: key)
         for record in dropped.reversed() { droppedAfter = DroppedPages(record, below: droppedAfter) }
         extent = .init(
             elements: extent.elements - dropped.reduce(0) { $0 + $1.count }, pages: extent.pages - count)

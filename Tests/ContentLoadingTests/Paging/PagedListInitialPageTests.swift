@@ -44,11 +44,23 @@ import Testing
                 Page(items: [Item(id: 0), Item(id: 2)], nextCursor: 3), key: key, isSameCursor: isSameCursor))
     }
 
-    @Test func aListWhoseInitialPageAWindowDroppedHasNothingToCompare() {
-        var list = list(window: 1)
+    @Test func anInitialPageAWindowDroppedIsComparedAsItWasThen() {
+        let list = list(window: 1)
         #expect(list.map(\.id) == [3, 4, 5])
-        #expect(list.holdsInitialPage(page(10..<13, next: 13), key: key, isSameCursor: isSameCursor))
-        list = PagedList(first: page(0..<3, next: 3), origin: origin, key: nil)
+        #expect(list.holdsInitialPage(page(0..<3, next: 3), key: key, isSameCursor: isSameCursor))
+        #expect(!list.holdsInitialPage(page(0..<3, next: 2), key: key, isSameCursor: isSameCursor), "another cursor")
+        let other = Page(items: [Item(id: 0), Item(id: 9), Item(id: 2)], nextCursor: 3)
+        #expect(!list.holdsInitialPage(other, key: key, isSameCursor: isSameCursor), "other items")
+
+        var opened = PagedList(first: page(3..<6, next: 6), origin: origin, key: key)
+        opened.prepend(Page(items: makeItems(0..<3), nextCursor: 3), requested: .cursor(-3), window: 1, key: key)
+        #expect(opened.map(\.id) == [0, 1, 2], "the initial page, dropped from the end")
+        #expect(opened.holdsInitialPage(page(3..<6, next: 6), key: key, isSameCursor: isSameCursor))
+        #expect(!opened.holdsInitialPage(page(3..<5, next: 5), key: key, isSameCursor: isSameCursor))
+    }
+
+    @Test func aListWithNoKeysHasNothingToCompare() {
+        let list = PagedList(first: page(0..<3, next: 3), origin: origin, key: nil)
         #expect(
             list.holdsInitialPage(page(10..<13, next: 13), key: nil, isSameCursor: isSameCursor), "no keys to compare")
     }
