@@ -10,19 +10,28 @@ import Testing
 /// the one that wrote last. Whatever order they end in, the model shows what its stored pages
 /// hold.
 extension PagingRemovalOrderTests {
-    @Test func aRefreshAnsweredNotModifiedShowsTheInitialPageAReplacedRefreshStored() async throws {
-        await feed.refresh().completed()
-        await feed.loadNextPage().settled()
-        #expect(feed.items.map(\.id) == Array(0..<6))
+    /// The server adds an item at 1, then `feed` refreshes twice: the first stores the changed
+    /// initial page (the pages after it go: its next cursor changed), then is replaced before
+    /// it delivers it; the second finds it current. Returns the new item's id and the second
+    /// refresh's state.
+    func refreshTwiceAsTheServerAddsAnItem(
+        _ feed: Feed
+    ) async -> (new: Int, second: ContentLoadingState<PagedList<Contact, String>>) {
         let new = catalog.insertNew(at: 1, phone: "new on the server")
         let (reached, release) = hold { change in change.saved.contains { $0.id == new } }
-        // NB: the first refresh stores the changed initial page (the pages after it go: its next
-        // cursor changed), then is replaced before it delivers it; the second finds it current.
         let replaced = feed.refresh()
         await reached()
         let second = await feed.refresh().completed()
         release()
         await replaced.completed()
+        return (new, second)
+    }
+
+    @Test func aRefreshAnsweredNotModifiedShowsTheInitialPageAReplacedRefreshStored() async throws {
+        await feed.refresh().completed()
+        await feed.loadNextPage().settled()
+        #expect(feed.items.map(\.id) == Array(0..<6))
+        let (new, second) = await refreshTwiceAsTheServerAddsAnItem(feed)
         #expect(catalog.notModified == 1, "the second refresh was answered \"not modified\"")
         #expect(second.content?.map(\.id) == [0, new, 1])
         #expect(feed.items.map(\.id) == (try await storedIDs(of: "feed", pages: 2)))
@@ -40,13 +49,7 @@ extension PagingRemovalOrderTests {
         await feed.refresh().completed()
         await feed.loadNextPage().settled()
         #expect(feed.items.map(\.id) == [3, 4, 5], "the window dropped the initial page")
-        let new = catalog.insertNew(at: 1, phone: "new on the server")
-        let (reached, release) = hold { change in change.saved.contains { $0.id == new } }
-        let replaced = feed.refresh()
-        await reached()
-        let second = await feed.refresh().completed()
-        release()
-        await replaced.completed()
+        let (new, second) = await refreshTwiceAsTheServerAddsAnItem(feed)
         #expect(catalog.notModified == 1, "the second refresh was answered \"not modified\"")
         #expect(second.content?.map(\.id) == [0, new, 1])
         #expect(try await storedIDs(of: "windowed", pages: 2) == [0, new, 1], "the pages after it went")

@@ -7,17 +7,21 @@ extension PagedList {
     /// Whether the page holding item `index` holds the store's change made at `version`
     /// already (`false` for a change or a page with no version).
     func holdsChange(at version: UInt64?, itemAt index: Int) -> Bool {
-        guard mayHoldChange(at: version), let version,
-            let storedAt = storage.page(holding: index, in: extent)?.storedAt
-        else { return false }
-        return version <= storedAt
+        guard mayHoldChange(at: version) else { return false }
+        return Self.page(storedAt: storage.page(holding: index, in: extent)?.storedAt, holdsChangeAt: version)
     }
 
     /// Whether any page may hold the change made at `version` already: when none may (the
     /// usual case, a change newer than every page), nothing needs looking up item by item.
     func mayHoldChange(at version: UInt64?) -> Bool {
-        guard let version, let newestStoredAt else { return false }
-        return version <= newestStoredAt
+        Self.page(storedAt: newestStoredAt, holdsChangeAt: version)
+    }
+
+    /// Whether a page a store served at `storedAt` holds the change it made at `version`
+    /// (`false` when either has no version).
+    static func page(storedAt: UInt64?, holdsChangeAt version: UInt64?) -> Bool {
+        guard let storedAt, let version else { return false }
+        return version <= storedAt
     }
 
     /// The newer of two versions, either perhaps none.

@@ -193,10 +193,10 @@ public struct PagedList<Element: Sendable, Cursor: Sendable>: RandomAccessCollec
     /// this version sees less of it.
     private mutating func dropLast(_ count: Int, key: DeduplicationKey<Element>?) {
         let dropped = storage.pages(extent.pages - count..<extent.pages)
-        noteInitialPage(among: dropped, from: extent.elements - dropped.reduce(0) { $0 + $1.count }, key: key)
+        let kept = extent.elements - dropped.reduce(0) { $0 + $1.count }
+        noteInitialPage(among: dropped, from: kept, key: key)
         for record in dropped.reversed() { droppedAfter = DroppedPages(record, below: droppedAfter) }
-        extent = .init(
-            elements: extent.elements - dropped.reduce(0) { $0 + $1.count }, pages: extent.pages - count)
+        extent = .init(elements: kept, pages: extent.pages - count)
     }
 }
 

@@ -204,7 +204,10 @@ extension PagingSourceChange {
         let input = list.origin.input
         if removesAll,
             list.removeAll(
-                where: { item, storedAt in !isPlacedAgain(item.id, input) && !isHeld(byPageStoredAt: storedAt) },
+                where: { item, storedAt in
+                    !isPlacedAgain(item.id, input)
+                        && !PagedList<Element, Cursor>.page(storedAt: storedAt, holdsChangeAt: version)
+                },
                 key: key)
         {
             changed = true
@@ -225,9 +228,4 @@ extension PagingSourceChange {
         return changed
     }
 
-    /// Whether a page the store served at `storedAt` holds this change already.
-    private func isHeld(byPageStoredAt storedAt: UInt64?) -> Bool {
-        guard let version, let storedAt else { return false }
-        return version <= storedAt
-    }
 }
