@@ -72,6 +72,22 @@ struct SettledOrderTests {
         model.cancel()
     }
 
+    /// A waiter that starts waiting only after its load settled (and another refresh started)
+    /// gets the state its load settled in too, on the main actor or off it. (It got the state
+    /// then current, the chained refresh's `loading`: the off-main test above failed so once
+    /// under TSan, when its waiter started late.)
+    @Test func aWaiterThatStartsAfterItsLoadSettledGetsTheStateItSettledIn() async throws {
+        let model = ChainingModel(load: loader.load)
+        let first = model.refresh(1)
+        loader.complete(try await loader.call(0), returning: 10)
+        _ = try await loader.call(1)
+        #expect(model.state == .loading(previous: 10), "the chained refresh runs")
+        #expect(first.isSettled)
+        #expect(await Task.detached { await first.settled() }.value == .success(10))
+        #expect(await first.settled() == .success(10))
+        model.cancel()
+    }
+
     /// A model that refreshes again when its first value arrives.
     final class ChainingModel: ContentLoadingViewModel<Int, Int> {
         override func stateDidChange(from oldState: ContentLoadingState<Int>, to newState: ContentLoadingState<Int>) {

@@ -121,7 +121,8 @@ extension LoaderOutlets.Shared {
     /// Adds `waiter` to the waiting tasks, unless its load has settled (or the outlets shut
     /// down), which returns the state to go on with.
     @inlinable mutating func add(_ waiter: LoaderOutlets.Waiter) -> ContentLoadingState<Output>?? {
-        if isShutDown || lastSettled.map({ waiter.ticket <= $0 }) == true { return .some(current) }
+        if isShutDown { return .some(current) }
+        if lastSettled.map({ waiter.ticket <= $0 }) == true { return .some(settledState ?? current) }
         // NB: kept sorted by ticket, so settling removes a prefix.
         let index = waiters.lastIndex { $0.ticket <= waiter.ticket }.map { $0 + 1 } ?? 0
         waiters.insert(waiter, at: index)

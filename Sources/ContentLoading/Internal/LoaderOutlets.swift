@@ -10,6 +10,9 @@ import ContentLoadingSupport
         @usableFromInline var nextWaiterKey: UInt64 = 0
         @usableFromInline var current: ContentLoadingState<Output> = .unloaded
         @usableFromInline var lastSettled: LoadID?
+        /// The state `lastSettled` settled in: what a waiter registered after its load settled
+        /// gets (the state may have moved on since: a refresh that `stateDidChange` started).
+        @usableFromInline var settledState: ContentLoadingState<Output>?
         @usableFromInline var lastCompleted: LoadID?
         /// Refreshes awaited until complete (see `RefreshHandle.completed()`), in no order.
         @usableFromInline var completionWaiters: [CompletionWaiter] = []
@@ -56,6 +59,7 @@ import ContentLoadingSupport
     ) -> Settlement {
         shared.withLock { shared in
             shared.current = state
+            if lastSettled != shared.lastSettled { shared.settledState = state }
             shared.lastSettled = lastSettled
             let completed = shared.takeCompletionWaiters(completedBy: lastCompleted)
             let previous: Task<Void, Never>?
