@@ -7,14 +7,16 @@ import Testing
 
 @testable import ContentLoadingRepository
 
-/// Element removals and saves, page loads and refreshes of a persisted paging list, refreshes
-/// of another paged list over the same elements, and changes on the server (a contact changed,
-/// added or deleted), run side by side at random, each change reaching the readers after a
-/// random number of yields (so two writers' changes reach the model in either order): 1,000
-/// runs, 2,000 in the full fault corpus, and half as many of a model with a page window of two
-/// pages that pages both ways. After each run the model shows what a model opened over the
+/// Element removals and saves, an outbox's mutations (sent to the server in half the runs,
+/// kept pending in the other half), page loads and refreshes of a persisted paging list,
+/// refreshes of another paged list over the same elements, and changes on the server (a contact
+/// changed, added or deleted), run side by side at random, each change reaching the readers
+/// after a random number of yields (so two writers' changes reach the model in either order):
+/// 1,000 runs, 2,000 in the full fault corpus, and half as many of a model with a page window of
+/// two pages that pages both ways. After each run the model shows what a model opened over the
 /// file offline shows for as many pages (a relaunch): the same items, in order, with the same
-/// values.
+/// values; with the mutations pending, both models show each element as its last pending
+/// mutation set it; and once the run's work has ended, nothing holds the models.
 ///
 /// It guards the rule `PagingRemovalOrderTests` pins: a removal heard after a newer save of
 /// its element, or after another list stored a page holding it, still takes it out of the
@@ -42,6 +44,7 @@ struct PagingRemovalInterleavingTests {
     static let runs = RandomizedRuns.count(full: 2_000, usual: 1_000)
     static let operations = [
         "remove", "save", "refresh other", "refresh", "next page", "server update", "server insert", "server delete",
+        "perform",
     ]
 
     @Test func theModelShowsWhatItsStoredPagesHold() async throws {
@@ -59,21 +62,49 @@ struct PagingRemovalInterleavingTests {
     private func play(run: Int, window: Int?, _ random: inout SeededGenerator) async throws {
         let catalog = PagedCatalog(count: 9, pageSize: 3)
         let store = ElementStore<Contact>(disk: try DiskCache(.inMemory))
+        // NB: half the runs keep the mutations pending (checked below), half send them.
+        let outbox = Outbox(
+            store: store, environment: catalog, mutations: [CatalogPhone.self], isPaused: random.next() % 2 == 0)
         let delays = Locked(SeededGenerator(seed: random.next()))
         store.listen { _ in
             for _ in 0..<delays.withLock({ $0.next() % 6 }) { await Task.yield() }
             return true
         }
-        let feed = PersistedPagingTests.feed(over: store, key: "feed", catalog: catalog, pageWindow: window)
-        let other = PersistedPagingTests.feed(over: store, key: "other", catalog: catalog)
+        var world = World(
+            feed: PersistedPagingTests.feed(over: store, key: "feed", catalog: catalog, pageWindow: window),
+            other: PersistedPagingTests.feed(over: store, key: "other", catalog: catalog))
+        try await world.play(run: run, window: window, catalog: catalog, store: store, outbox: outbox, &random)
+        // NB: every step has ended: nothing holds the models any more.
+        try await expectRelease(of: &world.feed)
+        try await expectRelease(of: &world.other)
+        try await expectRelease(of: &world.reopened)
+    }
+}
+
+/// The models of one run, which the run drops at its end.
+@MainActor
+private struct World {
+    typealias Contact = ElementStoreTests.Contact
+    typealias Feed = PagingListViewModel<Void, Contact, String>
+
+    var feed: Feed?
+    var other: Feed?
+    /// The model opened over the file at the end of the run, offline.
+    var reopened: Feed? = nil
+
+    mutating func play(
+        run: Int, window: Int?, catalog: PagedCatalog, store: ElementStore<Contact>,
+        outbox: Outbox<Contact, PagedCatalog>, _ random: inout SeededGenerator
+    ) async throws {
+        let (feed, other) = (feed!, other!)
         await feed.refresh().completed()
         await feed.loadNextPage().settled()
 
         var steps: [Task<Void, Never>] = []
         var plan: [String] = []
         for step in 0..<Int(random.next() % 4 + 3) {
-            let (id, operation) = (Int(random.next() % 6), Int(random.next() % 8))
-            plan.append("\(step):\(Self.operations[operation]) \(id)")
+            let (id, operation) = (Int(random.next() % 6), Int(random.next() % 9))
+            plan.append("\(step):\(PagingRemovalInterleavingTests.operations[operation]) \(id)")
             steps.append(
                 Task {
                     switch operation {
@@ -85,7 +116,8 @@ struct PagingRemovalInterleavingTests {
                     case 4: await feed.loadNextPage().settled()
                     case 5: catalog.update(id, phone: "server \(run).\(step)")
                     case 6: catalog.insertNew(at: id, phone: "new \(run).\(step)")
-                    default: catalog.delete(id)
+                    case 7: catalog.delete(id)
+                    default: try? await outbox.perform(CatalogPhone(id: id, phone: "pending \(run).\(step)"))
                     }
                 })
             if random.next() % 2 == 0 { await Task.yield() }
@@ -100,9 +132,23 @@ struct PagingRemovalInterleavingTests {
         while feed.items.isEmpty, feed.nextPageState == .idle, feed.content?.hasMore == true {
             await feed.loadNextPage().settled()
         }
+        if outbox.isPaused {
+            // NB: each element shows the phone its last pending mutation set, whatever was
+            // fetched or saved since.
+            var pending: [Int: String] = [:]
+            for mutation in try await outbox.pendingMutations() {
+                if let phone = mutation.mutation as? CatalogPhone { pending[phone.id] = phone.phone }
+            }
+            for (name, model) in [("feed", feed), ("other", other)] {
+                let shown = model.items.filter { pending[$0.id] != nil }.map { "\($0.id) \($0.phone)" }
+                let expected = model.items.compactMap { item in pending[item.id].map { "\(item.id) \($0)" } }
+                #expect(shown == expected, "run \(run): \(name) shows \(shown), pending \(expected); \(plan)")
+            }
+        }
 
         catalog.isOnline = false
         let reopened = PersistedPagingTests.feed(over: store, key: "feed", catalog: catalog)
+        self.reopened = reopened
         let pageStates = StreamRecorder(reopened.nextPageStateUpdates)
         await reopened.refresh().completed()
         // NB: each load adds a stored page or fails (offline, a page not stored); a model that
@@ -120,5 +166,19 @@ struct PagingRemovalInterleavingTests {
         let start = feed.items.first.flatMap { first in reopened.items.firstIndex { $0.id == first.id } } ?? 0
         let stored = window == nil ? all : Array(all.dropFirst(start).prefix(shown.count))
         #expect(shown == stored, "run \(run): the model shows \(shown), the file holds \(stored); \(plan)")
+    }
+}
+
+/// Sets a contact's phone on the catalog; the server's answer is the contact it then holds.
+private struct CatalogPhone: Mutation {
+    let id: Int
+    let phone: String
+    var elementID: Int { id }
+    func apply(to contact: inout ElementStoreTests.Contact) { contact.phone = phone }
+    func send(using catalog: PagedCatalog, context: MutationContext<ElementStoreTests.Contact>) async throws
+        -> MutationResult<ElementStoreTests.Contact>
+    {
+        catalog.update(id, phone: phone)
+        return MutationResult(value: catalog.contacts.first { $0.id == id })
     }
 }
