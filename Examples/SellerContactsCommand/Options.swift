@@ -84,7 +84,8 @@ public struct Options: Sendable, Equatable {
           --header 'NAME: VALUE'
                                Send this header with every http(s) request, e.g.
                                'Authorization: Bearer TOKEN' (repeatable). Values
-                               are never printed, not even in errors.
+                               are never printed, not even in errors, and not
+                               sent on a redirect to another host or port.
           --database PATH      Keep the contacts in the SQLite database at PATH
                                (created when missing) and show them from it.
           --offline            With --database: show the stored contacts, no sync.

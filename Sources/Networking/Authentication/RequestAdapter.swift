@@ -26,11 +26,13 @@ import Foundation
 /// ```
 ///
 /// `Authorization`, `Cookie` and the other ``TransportRequest/secretHeaderNames`` are never
-/// printed; an adapter that sends a credential under another name lists it in
-/// ``secretHeaderNames``.
+/// printed, and go to the request's origin alone: a redirect to another scheme, host or port
+/// is followed without them. An adapter that sends a credential under another name lists it
+/// in ``secretHeaderNames``.
 public protocol RequestAdapter: Sendable {
-    /// The names of the headers this adapter adds whose values must never be printed, beside
-    /// ``TransportRequest/secretHeaderNames``. Defaults to none.
+    /// The names of the headers this adapter adds whose values must never be printed nor
+    /// follow a redirect to another origin, beside ``TransportRequest/secretHeaderNames``.
+    /// Defaults to none.
     var secretHeaderNames: Set<String> { get }
 
     /// Returns `request` with the credentials added. Throwing fails the request with the error.

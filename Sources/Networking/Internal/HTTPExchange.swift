@@ -24,11 +24,15 @@ final class HTTPExchange: Sendable {
 
     private let requestedURL: URL
     private let limits: TransportLimits
+    /// The names (lowercased) of the request's headers that carry credentials: they go to the
+    /// request's origin alone.
+    private let secretHeaders: Set<String>
     private let state: Locked<State>
 
-    init(url: URL, limits: TransportLimits) {
+    init(url: URL, limits: TransportLimits, secretHeaders: Set<String>) {
         requestedURL = url
         self.limits = limits
+        self.secretHeaders = Set(secretHeaders.map { $0.lowercased() })
         state = Locked(State(url: url))
     }
 
@@ -70,15 +74,23 @@ final class HTTPExchange: Sendable {
         }
     }
 
-    /// Whether to follow a redirect to `target`: only to http(s).
-    func redirect(to target: URL) -> Bool {
-        state.withLock { state in
+    /// The request to follow a redirect with: `request` (the session's), to http(s) only
+    /// (`nil`: refused). To another origin (scheme, host or port), it goes without the secret
+    /// headers, as a browser's fetch and curl send it: the credentials are the first origin's.
+    func redirect(_ request: URLRequest) -> URLRequest? {
+        guard let target = request.url else { return nil }
+        return state.withLock { state in
             guard ["http", "https"].contains(target.scheme?.lowercased()) else {
                 state.failure = .redirectRefused(from: state.url, to: target)
-                return false
+                return nil
             }
-            state.url = target
-            return true
+            defer { state.url = target }
+            guard !target.hasSameOrigin(as: state.url) else { return request }
+            var request = request
+            for name in (request.allHTTPHeaderFields ?? [:]).keys where secretHeaders.contains(name.lowercased()) {
+                request.setValue(nil, forHTTPHeaderField: name)
+            }
+            return request
         }
     }
 

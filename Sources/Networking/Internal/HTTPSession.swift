@@ -46,7 +46,9 @@ final class HTTPSession: Sendable {
             request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
         }
         let task = session.dataTask(with: request)
-        let exchange = HTTPExchange(url: url, limits: limits)
+        let exchange = HTTPExchange(
+            url: url, limits: limits,
+            secretHeaders: TransportRequest.secretHeaderNames.union(transportRequest.secretHeaders))
         // NB: registered before anything can cancel the task, so its completion always finds
         // the exchange, which keeps the result until the caller waits for it.
         delegate.register(exchange, for: task)

@@ -40,12 +40,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard let target = request.url, exchange(task)?.redirect(to: target) == true else {
+        guard let followed = exchange(task)?.redirect(request) else {
             completionHandler(nil)
             task.cancel()
             return
         }
-        completionHandler(request)
+        completionHandler(followed)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -2,7 +2,8 @@ import ContentLoadingSupport
 import Foundation
 
 extension TransportRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The headers whose values are never printed (names lowercased): credentials.
+    /// The headers whose values are never printed (names lowercased): credentials, which an
+    /// HTTP transport sends to the request's origin alone.
     public static let secretHeaderNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
     ]

@@ -10,7 +10,9 @@ import Foundation
 /// ```
 ///
 /// Its description names the method and the URL with credentials removed, and never prints a
-/// secret header's value (``secretHeaderNames``).
+/// secret header's value (``secretHeaderNames``). An HTTP transport sends the secret headers to
+/// the request's origin alone: a redirect to another scheme, host or port is followed without
+/// them.
 public struct TransportRequest: Sendable, Hashable {
     /// The method. Defaults to `GET`.
     public var method: HTTPMethod
@@ -25,9 +27,9 @@ public struct TransportRequest: Sendable, Hashable {
     /// by an HTTP transport (a server whose resource has not changed answers 304); ignored by
     /// transports without validators. `Validators.none` for an unconditional load.
     public var validators: Validators
-    /// The names of further headers whose values are never printed, beside
-    /// ``secretHeaderNames`` (in any case): an API key sent under a name of the app's own. An
-    /// ``APIClient`` adds its adapter's ``RequestAdapter/secretHeaderNames``.
+    /// The names of further headers whose values are never printed nor follow a redirect to
+    /// another origin, beside ``secretHeaderNames`` (in any case): an API key sent under a name
+    /// of the app's own. An ``APIClient`` adds its adapter's ``RequestAdapter/secretHeaderNames``.
     public var secretHeaders: Set<String> = []
 
     /// Creates a request.

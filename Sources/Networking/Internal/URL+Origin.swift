@@ -1,0 +1,20 @@
+import Foundation
+
+extension URL {
+    /// Whether `other` has the same origin: the same scheme and host (in any case) and the same
+    /// port, a missing port being the scheme's default (80 for http, 443 for https).
+    func hasSameOrigin(as other: URL) -> Bool {
+        scheme?.lowercased() == other.scheme?.lowercased() && host?.lowercased() == other.host?.lowercased()
+            && effectivePort == other.effectivePort
+    }
+
+    /// The port, or the scheme's default when the URL names none.
+    private var effectivePort: Int? {
+        if let port { return port }
+        switch scheme?.lowercased() {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+}
