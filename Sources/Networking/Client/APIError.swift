@@ -32,6 +32,12 @@ public indirect enum APIError: Error, Sendable, Hashable {
     case fileUnreadable(url: URL, path: String, reason: String)
     /// The URL's scheme is not one the transport loads.
     case unsupportedScheme(url: URL)
+    /// A header of the request that HTTP cannot carry: its name is not an HTTP token (it holds
+    /// a space, a colon, a line break…), or its value holds a line break or a NUL, which would
+    /// end the header early (`URLSession` drops such a header without a word, so a token read
+    /// with its trailing newline became a bare `401`). Nothing was sent. The message names the
+    /// header, never its value, which may be a credential.
+    case invalidHeader(name: String, url: URL)
     /// The transport cannot send this method: the file and in-memory transports only read
     /// (`GET`, `HEAD`).
     case unsupportedMethod(method: String, url: URL)
@@ -58,7 +64,7 @@ public indirect enum APIError: Error, Sendable, Hashable {
         case .httpStatus(let url, _, _, _), .emptyBody(let url), .timedOut(let url, _), .deadlineExceeded(let url, _),
             .bodyTooLarge(let url, _), .redirectRefused(let url, _), .transport(let url, _),
             .fileNotFound(let url, _), .fileUnreadable(let url, _, _), .unsupportedScheme(let url),
-            .unsupportedMethod(_, let url),
+            .invalidHeader(_, let url), .unsupportedMethod(_, let url),
             .malformedJSON(let url, _), .decoding(let url, _, _, _), .encoding(let url, _, _),
             .conflict(let url, _, _, _):
             url
@@ -109,6 +115,10 @@ extension APIError: LocalizedError, CustomStringConvertible {
             "cannot read \(path): \(reason)"
         case .unsupportedScheme(let url):
             "unsupported URL scheme '\(url.scheme ?? "")' in \(url.redactedForDisplay) (use file://, http:// or https://)"
+        case .invalidHeader(let name, let url) where TransportRequest.isToken(name):
+            "cannot send \(url.redactedForDisplay): the value of the header \(name) holds a line break or NUL; nothing was sent"
+        case .invalidHeader(let name, let url):
+            "cannot send \(url.redactedForDisplay): \"\(name)\" is not a header name HTTP allows; nothing was sent"
         case .unsupportedMethod(let method, let url):
             "cannot send \(method) \(url.redactedForDisplay): this transport only reads (GET, HEAD); use an http(s) transport"
         case .malformedJSON(let url, let reason):

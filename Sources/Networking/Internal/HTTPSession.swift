@@ -30,6 +30,8 @@ final class HTTPSession: Sendable {
     /// session to wind the task down.
     func fetch(_ transportRequest: TransportRequest, limits: TransportLimits) async throws -> TransportResponse {
         let url = transportRequest.url
+        // NB: `URLSession` would drop such a header without a word.
+        if let name = transportRequest.unsendableHeaderName { throw APIError.invalidHeader(name: name, url: url) }
         var request = URLRequest(url: url)
         request.timeoutInterval = limits.idleTimeout.seconds
         request.httpMethod = transportRequest.method.rawValue
