@@ -18,21 +18,22 @@ final class HTTPExchange: Sendable {
         var headers: [String: String] = [:]
         var body = Data()
         var failure: APIError?
+        /// Where the server redirected the request, which the caller follows (``Redirect``).
+        var redirect: Redirect?
         var result: Result<TransportResponse, any Error>?
         var continuation: CheckedContinuation<TransportResponse, any Error>?
     }
 
+    /// The URL the load started at, before any redirect.
     private let requestedURL: URL
     private let limits: TransportLimits
-    /// The names (lowercased) of the request's headers that carry credentials: they go to the
-    /// request's origin alone.
-    private let secretHeaders: Set<String>
     private let state: Locked<State>
 
-    init(url: URL, limits: TransportLimits, secretHeaders: Set<String>) {
-        requestedURL = url
+    /// An exchange for `url`, a hop of the load that started at `requestedURL` (`url` itself
+    /// when it is the first).
+    init(url: URL, requestedURL: URL? = nil, limits: TransportLimits) {
+        self.requestedURL = requestedURL ?? url
         self.limits = limits
-        self.secretHeaders = Set(secretHeaders.map { $0.lowercased() })
         state = Locked(State(url: url))
     }
 
@@ -74,23 +75,17 @@ final class HTTPExchange: Sendable {
         }
     }
 
-    /// The request to follow a redirect with: `request` (the session's), to http(s) only
-    /// (`nil`: refused). To another origin (scheme, host or port), it goes without the secret
-    /// headers, as a browser's fetch and curl send it: the credentials are the first origin's.
-    func redirect(_ request: URLRequest) -> URLRequest? {
-        guard let target = request.url else { return nil }
-        return state.withLock { state in
+    /// The server redirected the request to `target` with `status`: the exchange ends with a
+    /// ``Redirect`` for the caller to follow, or with ``APIError/redirectRefused(from:to:)``
+    /// when `target` is not http(s). (The session does not follow it: FoundationNetworking
+    /// sent a write's method again with an empty body.)
+    func redirect(to target: URL, status: Int) {
+        state.withLock { state in
             guard ["http", "https"].contains(target.scheme?.lowercased()) else {
                 state.failure = .redirectRefused(from: state.url, to: target)
-                return nil
+                return
             }
-            defer { state.url = target }
-            guard !target.hasSameOrigin(as: state.url) else { return request }
-            var request = request
-            for name in (request.allHTTPHeaderFields ?? [:]).keys where secretHeaders.contains(name.lowercased()) {
-                request.setValue(nil, forHTTPHeaderField: name)
-            }
-            return request
+            state.redirect = Redirect(target: target, status: status)
         }
     }
 
@@ -126,6 +121,7 @@ final class HTTPExchange: Sendable {
 
     private func outcome(of state: State, error: (any Error)?) -> Result<TransportResponse, any Error> {
         if let failure = state.failure { return .failure(failure) }
+        if let redirect = state.redirect { return .failure(redirect) }
         guard let error else {
             return .success(
                 TransportResponse(

@@ -24,11 +24,34 @@ final class HTTPSession: Sendable {
 
     deinit { session.finishTasksAndInvalidate() }
 
-    /// Sends `request` within `limits`: its method, headers, body and validators.
+    /// Sends `request` within `limits`: its method, headers, body and validators, following
+    /// redirects to http(s) (``Redirect``: at most ``Redirect/limit``).
     ///
     /// A cancellation or the deadline ends the load at once: the caller does not wait for the
-    /// session to wind the task down.
+    /// session to wind the task down. The deadline bounds the whole load, every redirect in it.
     func fetch(_ transportRequest: TransportRequest, limits: TransportLimits) async throws -> TransportResponse {
+        // NB: the load ends at its own deadline, or at its load's (a retry policy's), if earlier.
+        var (end, shown) = (ContinuousClock.now + limits.deadline, limits.deadline)
+        if let load = LoadDeadline.current, load.end < end { (end, shown) = (load.end, load.duration) }
+        var request = transportRequest
+        for _ in 0...Redirect.limit {
+            do {
+                return try await send(request, from: transportRequest.url, limits: limits, until: end, shown: shown)
+            } catch let redirect as Redirect {
+                request = redirect.following(request)
+            }
+        }
+        throw APIError.transport(url: request.url, reason: URLError.Code.httpTooManyRedirects.explanation ?? "")
+    }
+
+    /// Sends `transportRequest`, a hop of the load that started at `requestedURL`, until `end`
+    /// (the deadline, `shown` in its error).
+    ///
+    /// - Throws: ``Redirect`` when the server redirected it.
+    private func send(
+        _ transportRequest: TransportRequest, from requestedURL: URL, limits: TransportLimits,
+        until end: ContinuousClock.Instant, shown: Duration
+    ) async throws -> TransportResponse {
         let url = transportRequest.url
         // NB: `URLSession` would drop such a header without a word.
         if let name = transportRequest.unsendableHeaderName { throw APIError.invalidHeader(name: name, url: url) }
@@ -48,17 +71,10 @@ final class HTTPSession: Sendable {
             request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
         }
         let task = session.dataTask(with: request)
-        let exchange = HTTPExchange(
-            url: url, limits: limits,
-            secretHeaders: TransportRequest.secretHeaderNames.union(transportRequest.secretHeaders))
+        let exchange = HTTPExchange(url: url, requestedURL: requestedURL, limits: limits)
         // NB: registered before anything can cancel the task, so its completion always finds
         // the exchange, which keeps the result until the caller waits for it.
         delegate.register(exchange, for: task)
-        // NB: the attempt ends at its own deadline, or at its load's (a retry policy's), if earlier.
-        var (limit, shown) = (limits.deadline, limits.deadline)
-        if let load = LoadDeadline.current, load.end - .now < limit {
-            (limit, shown) = (load.end - .now, load.duration)
-        }
         // NB: a Dispatch timer, not a sleeping task: with the cooperative pool's threads busy (a
         // loaded machine, other work blocking them) a sleeping task fired seconds late. It holds
         // the exchange and the task weakly, and is cancelled when the load ends, so it keeps
@@ -68,7 +84,7 @@ final class HTTPSession: Sendable {
             exchange?.abandon(with: APIError.deadlineExceeded(url: url, after: shown))
             task?.cancel()
         }
-        deadline.schedule(deadline: .now() + max(limit, .zero).seconds)
+        deadline.schedule(deadline: .now() + max(end - .now, .zero).seconds)
         deadline.resume()
         defer { deadline.cancel() }
         return try await withTaskCancellationHandler {

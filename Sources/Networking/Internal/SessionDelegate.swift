@@ -40,12 +40,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard let followed = exchange(task)?.redirect(request) else {
-            completionHandler(nil)
-            task.cancel()
-            return
-        }
-        completionHandler(followed)
+        // NB: never followed here: the exchange ends with the redirect, which the session's
+        // caller follows with the request's own method, body and headers (`Redirect`).
+        if let target = request.url { exchange(task)?.redirect(to: target, status: response.statusCode) }
+        completionHandler(nil)
+        task.cancel()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -32,9 +32,15 @@ extension TransportRequest: CustomStringConvertible, CustomDebugStringConvertibl
             ])
     }
 
+    /// The names of the headers whose values are secret, lowercased: ``secretHeaderNames`` and
+    /// the request's ``secretHeaders``.
+    var secretHeaderNamesLowercased: Set<String> {
+        Self.secretHeaderNames.union(secretHeaders.map { $0.lowercased() })
+    }
+
     /// The headers sorted by name, secret values replaced.
     var shownHeaders: [(name: String, value: String)] {
-        let secret = Self.secretHeaderNames.union(secretHeaders.map { $0.lowercased() })
+        let secret = secretHeaderNamesLowercased
         return headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
             (name, secret.contains(name.lowercased()) ? "<redacted>" : value)
         }

@@ -21,7 +21,7 @@ Routes:
   /trickle/<n>/<ms>  200 announcing n bytes of "[   …]", sent one byte every <ms> milliseconds
   /silence           200 headers, then no body bytes for a minute
   /gzip-bomb/<mib>   200, Content-Encoding gzip: a small body that inflates to <mib> MiB
-  /redirect?to=<url> 302 to <url>
+  /redirect?to=<url> 302 to <url> (any method; status=<code> for another redirect status)
   /redirect-loop     302 to itself, forever
   /hostile           500 with a body that holds a newline, a forged line and escape codes
   /long-utf8/<n>     500 with a body of n "é" characters (2 bytes each)
@@ -100,6 +100,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         }
         return self.send_body(200, json.dumps(answer).encode())
 
+    def redirect(self):
+        """/redirect?to=<url>[&status=<code>]: that status (302 by default) to <url>."""
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+        self.send_response(int(query.get("status", ["302"])[0]))
+        self.send_header("Location", query["to"][0])
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def do_write(self):
         """POST, PUT, PATCH and DELETE: /echo answers what was sent, /status/204 has no content,
         /records/… writes the record store, /flaky/… fails the first writes."""
@@ -114,6 +122,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.write_record(route[len("records/"):])
         if route.startswith("contacts/"):
             return self.write_record(route)
+        if route == "redirect":
+            self.read_body()
+            return self.redirect()
         if route.startswith("flaky/") and route.endswith("/echo"):
             key, failures, status, _ = route[len("flaky/"):].split("/", 3)
             with lock:
@@ -452,12 +463,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(body)
                 return
             if route == "redirect":
-                query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
-                self.send_response(302)
-                self.send_header("Location", query["to"][0])
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                return
+                return self.redirect()
             if route == "redirect-loop":
                 self.send_response(302)
                 self.send_header("Location", "/redirect-loop")
