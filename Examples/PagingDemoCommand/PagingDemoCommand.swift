@@ -19,7 +19,7 @@ public enum PagingDemoCommand {
         their items in the SQLite file PATH: a run opens with the pages stored there (offline
         too) and pages on through them without a request, then from the stored cursor. The
         catalog answers GET URL?limit=N for the first page and GET URL?cursor=C&limit=N after
-        it, with {"items": [{"id": Int, "title": String}], "next": String?, "previous": String?}
+        it (C percent-encoded, "+" too), with {"items": [{"id": Int, "title": String}], "next": String?, "previous": String?}
         ("next" is the cursor of the page after, null at the end); an ETag lets a run ask for
         the first page "if changed" (and, with --max-age, a stored page fetched longer ago).
 

@@ -94,10 +94,12 @@ enum PersistedCatalog {
             guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
                 throw APIError.unsupportedScheme(url: url)
             }
+            // NB: percent-encoded here: `queryItems` leaves a "+" as it is, which a server reads as
+            // a space, and base64 cursors hold "+".
             let query =
-                (cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [])
+                (cursor.map { [URLQueryItem(name: "cursor", value: $0.percentEncodedForQuery)] } ?? [])
                 + [URLQueryItem(name: "limit", value: String(limit))]
-            components.queryItems = (components.queryItems ?? []) + query
+            components.percentEncodedQueryItems = (components.percentEncodedQueryItems ?? []) + query
             guard let pageURL = components.url else { throw APIError.unsupportedScheme(url: url) }
             let result = try await client.fetch(Response.self, from: pageURL, ifChangedSince: validators)
             console.write("GET \(pageURL.redactedForDisplay): \(result.value == nil ? "not modified" : "fetched")\n")
@@ -116,5 +118,15 @@ enum PersistedCatalog {
         let list = model.items
         guard let first = list.first, let last = list.last else { return console.write("no items\n") }
         console.write("page \(list.pagesLoaded): holding items \(first.id)–\(last.id)\n")
+    }
+}
+
+extension String {
+    /// The text with every character but the unreserved ones of RFC 3986 (ASCII letters, digits,
+    /// `-`, `.`, `_`, `~`) percent-encoded: safe as a query value, whatever a server makes of
+    /// `+`, `&` or `=`.
+    fileprivate var percentEncodedForQuery: String {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return addingPercentEncoding(withAllowedCharacters: unreserved) ?? self
     }
 }

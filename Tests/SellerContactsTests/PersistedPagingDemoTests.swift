@@ -46,6 +46,24 @@ struct PersistedPagingDemoTests {
         #expect(online.output.contains("page 3: holding items 1–30\n"))
     }
 
+    /// Cursors as servers make them (base64 holds "+", "/" and "="), sent as they were given:
+    /// a "+" left as it is reaches the server as a space.
+    @Test func opaqueCursorsGoToTheServerAsTheyCame() async throws {
+        let server = try LocalHTTPServer.start()
+        defer { server.stop() }
+        let database = try makeTemporaryDirectory().appendingPathComponent("opaque.sqlite").path
+        let url = server.url("catalog?opaque=1").absoluteString
+
+        let result = await run(["--database", database, "--url", url, "--pages", "3"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(
+            requests(result) == [
+                "opaque=1&limit=10: fetched", "opaque=1&cursor=at%2B10%2F%3D&limit=10: fetched",
+                "opaque=1&cursor=at%2B20%2F%3D&limit=10: fetched",
+            ])
+        #expect(result.output.contains("page 3: holding items 1–30\n"))
+    }
+
     @Test func storedPagesOlderThanTheMaxAgeAreAskedForAgainWithTheirETags() async throws {
         let server = try LocalHTTPServer.start()
         defer { server.stop() }

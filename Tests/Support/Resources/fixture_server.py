@@ -52,6 +52,10 @@ Routes:
                      until /protected/ has refused <n> requests, then delay_ms=<ms>; with
                      fail=<status> it answers that status and keeps the token
   /token-refreshes   how many tokens /token issued (as JSON)
+  /catalog?limit=N[&cursor=C][&opaque=1]
+                     items 1-100 in pages of N after cursor C, with the cursors of the pages
+                     after and before (opaque=1: cursors of the form "at+<id>/=", as base64
+                     ones), an ETag, 304 to a matching If-None-Match
   /fresh/<name>      /fixtures/<name> (200 or 304) with the freshness headers the query asks
                      for: cc=<Cache-Control value>, expires_in=<seconds after its Date>,
                      expires=<an Expires value as given>
@@ -321,15 +325,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def send_catalog_page(self):
         """/catalog?limit=N[&cursor=C]: items 1-100 ({"id", "title": "Item i"}), N a page after
         the item whose id is C, as {"items", "next", "previous"} (the cursors of the pages after
-        and before), an ETag, and 304 to a matching If-None-Match."""
+        and before), an ETag, and 304 to a matching If-None-Match. With opaque=1 the cursors
+        are "at+<id>/=" (as base64 cursors hold "+", "/" and "="), and another cursor is a 400."""
         query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
         limit = int(query.get("limit", ["10"])[0])
-        start = int(query.get("cursor", ["0"])[0])
+        opaque = "opaque" in query
+        cursor = query.get("cursor", ["at+0/=" if opaque else "0"])[0]
+        if opaque:
+            if not (cursor.startswith("at+") and cursor.endswith("/=")):
+                return self.send_body(400, json.dumps({"error": "unknown cursor %r" % cursor}).encode())
+            cursor = cursor[len("at+"):-len("/=")]
+        start = int(cursor)
         ids = list(range(start + 1, min(start + limit, 100) + 1))
+        def cursor_of(position):
+            return ("at+%d/=" % position) if opaque else str(position)
         body = json.dumps({
             "items": [{"id": i, "title": "Item %d" % i} for i in ids],
-            "next": str(ids[-1]) if ids and ids[-1] < 100 else None,
-            "previous": str(max(0, ids[0] - 1 - limit)) if ids and ids[0] > 1 else None,
+            "next": cursor_of(ids[-1]) if ids and ids[-1] < 100 else None,
+            "previous": cursor_of(max(0, ids[0] - 1 - limit)) if ids and ids[0] > 1 else None,
         }).encode()
         return self.send_tagged(body)
 
