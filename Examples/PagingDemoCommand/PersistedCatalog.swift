@@ -126,7 +126,8 @@ extension String {
     /// `-`, `.`, `_`, `~`) percent-encoded: safe as a query value, whatever a server makes of
     /// `+`, `&` or `=`.
     fileprivate var percentEncodedForQuery: String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "abcdefghijklmnopqrstuvwxyz" + "0123456789-._~")
         return addingPercentEncoding(withAllowedCharacters: unreserved) ?? self
     }
 }
