@@ -24,6 +24,11 @@ final class HTTPSession: Sendable {
 
     deinit { session.finishTasksAndInvalidate() }
 
+    /// Removes every cookie the session keeps (servers set them with `Set-Cookie`).
+    func removeCookies() {
+        session.configuration.httpCookieStorage?.removeCookies(since: .distantPast)
+    }
+
     /// Sends `request` within `limits`: its method, headers, body and validators, following
     /// redirects to http(s) (``Redirect``: at most ``Redirect/limit``).
     ///

@@ -56,6 +56,9 @@ Routes:
                      items 1-100 in pages of N after cursor C, with the cursors of the pages
                      after and before (opaque=1: cursors of the form "at+<id>/=", as base64
                      ones), an ETag, 304 to a matching If-None-Match
+  /cookie/set?value=V
+                     200 with "Set-Cookie: session=V; Path=/cookie" (so only /cookie/… gets it back)
+  /cookie/echo       what /echo answers
   /fresh/<name>      /fixtures/<name> (200 or 304) with the freshness headers the query asks
                      for: cc=<Cache-Control value>, expires_in=<seconds after its Date>,
                      expires=<an Expires value as given>
@@ -385,6 +388,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send_fixture(rest)
             if route == "catalog":
                 return self.send_catalog_page()
+            if route == "cookie" and rest == "echo":
+                return self.echo()
+            if route == "cookie" and rest == "set":
+                query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+                body = b"{}"
+                self.send_response(200)
+                self.send_header("Set-Cookie", "session=%s; Path=/cookie" % query["value"][0])
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
             if route == "echo":
                 return self.echo()
             if route == "records":
