@@ -57,7 +57,7 @@ Routes:
                      after and before (opaque=1: cursors of the form "at+<id>/=", as base64
                      ones), an ETag, 304 to a matching If-None-Match
   /cookie/set?value=V
-                     200 with "Set-Cookie: session=V; Path=/cookie" (so only /cookie/… gets it back)
+                     200 with "Set-Cookie: session=V; Path=/cookie"
   /cookie/echo       what /echo answers
   /fresh/<name>      /fixtures/<name> (200 or 304) with the freshness headers the query asks
                      for: cc=<Cache-Control value>, expires_in=<seconds after its Date>,
