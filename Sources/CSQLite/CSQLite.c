@@ -59,6 +59,8 @@ static void load(void) {
     BIND(column_int64);
     BIND(column_double);
     BIND(column_blob);
+    BIND(libversion);
+    BIND(libversion_number);
 #undef BIND
     outcome = NULL;
 }

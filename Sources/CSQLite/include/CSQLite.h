@@ -51,6 +51,8 @@ struct clk_sqlite3_api {
     sqlite3_int64 (*column_int64)(sqlite3_stmt *, int);
     double (*column_double)(sqlite3_stmt *, int);
     const void *(*column_blob)(sqlite3_stmt *, int);
+    const char *(*libversion)(void);
+    int (*libversion_number)(void);
 };
 
 /// The table; filled by clk_sqlite3_load(). Read it only after that returned NULL.
@@ -111,6 +113,8 @@ static inline sqlite3_int64 sqlite3_column_int64(sqlite3_stmt *statement, int co
 static inline double sqlite3_column_double(sqlite3_stmt *statement, int column) {
     return clk_sqlite3.column_double(statement, column);
 }
+static inline const char *sqlite3_libversion(void) { return clk_sqlite3.libversion(); }
+static inline int sqlite3_libversion_number(void) { return clk_sqlite3.libversion_number(); }
 static inline const void *sqlite3_column_blob(sqlite3_stmt *statement, int column) {
     return clk_sqlite3.column_blob(statement, column);
 }

@@ -53,6 +53,13 @@ public final class SQLiteDatabase {
                 throw SQLiteError(operation: "open", path: path, code: SQLITE_ERROR, message: String(cString: failure))
             }
         #endif
+        // NB: an older library fails the first statement that needs more, with "near RETURNING:
+        // syntax error".
+        if let problem = Self.versionProblem(
+            number: Int(sqlite3_libversion_number()), version: String(cString: sqlite3_libversion()))
+        {
+            throw SQLiteError(operation: "open", path: path, code: SQLITE_ERROR, message: problem)
+        }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
