@@ -33,6 +33,17 @@ struct ConditionalRequestTests {
         #expect(changed.validators.entityTag != validators.entityTag)
     }
 
+    /// The transport follows redirects itself: a revalidation goes on with its validators, and
+    /// the resource's server answers 304.
+    @Test func aRevalidationKeepsItsValidatorsThroughARedirect() async throws {
+        let url = server.url("redirect?status=307&to=%2Ffixtures%2Fitems.json")
+        let client = APIClient()
+        let first = try await client.fetch([Item].self, from: url, ifChangedSince: .none)
+        #expect(first.value == [Item(order: 3, phone: "555")])
+        let again = try await client.fetch([Item].self, from: url, ifChangedSince: first.validators)
+        #expect(again == .notModified(first.validators))
+    }
+
     @Test func aNotModifiedIsNeitherAnErrorNorAnEmptyBodyOnlyWhenValidatorsWereSent() async throws {
         let url = server.url("fixtures/items.json")
         let client = APIClient()
