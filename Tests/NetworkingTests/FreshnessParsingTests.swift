@@ -44,6 +44,21 @@ import Testing
                 == Freshness(maxAge: .seconds(5)))
     }
 
+    /// What a shared cache (a CDN) held the response for counts against its lifetime.
+    @Test func anAgeComesOffTheLifetime() {
+        #expect(freshness(["Cache-Control": "max-age=600", "Age": "590"]) == Freshness(maxAge: .seconds(10)))
+        #expect(freshness(["Cache-Control": "max-age=600", "Age": "900"]) == Freshness(maxAge: .zero))
+        #expect(freshness(["Cache-Control": "max-age=600", "Age": " 100, 7"]) == Freshness(maxAge: .seconds(500)))
+        #expect(freshness(["Cache-Control": "max-age=600", "Age": "soon"]) == Freshness(maxAge: .seconds(600)))
+        #expect(freshness(["Cache-Control": "max-age=600", "Age": "-5"]) == Freshness(maxAge: .seconds(600)))
+        let date = "Tue, 24 Nov 2026 10:00:00 GMT"
+        #expect(
+            freshness(["Date": date, "Expires": "Tue, 24 Nov 2026 10:02:00 GMT", "Age": "100"])
+                == Freshness(maxAge: .seconds(20)))
+        #expect(freshness(["Age": "100"]) == nil, "an age alone says nothing of the lifetime")
+        #expect(freshness(["Cache-Control": "no-store", "Age": "100"]) == Freshness(isNoStore: true))
+    }
+
     @Test func theValidatorsCarryIt() {
         let response = TransportResponse(
             url: Self.url, statusCode: 200, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60"], body: Data())

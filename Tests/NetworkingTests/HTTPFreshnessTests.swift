@@ -101,6 +101,17 @@ struct HTTPFreshnessTests {
         #expect(try await isStale(past, in: repository), "an Expires that is not a date is already stale")
     }
 
+    /// Behind a CDN: a response a shared cache had held for 590 s of its 600 is fresh for 10 s.
+    @Test func theTimeASharedCacheHeldItCountsAgainstItsMaxAge() async throws {
+        let repository = try repository()
+        let key = "fresh/items.json?cc=max-age%3D600&age=590"
+        #expect(try await repository.refresh(key) == .updated)
+        advance(9)
+        #expect(try await !isStale(key, in: repository))
+        advance(2)
+        #expect(try await isStale(key, in: repository), "10 s left of its max-age, not 600")
+    }
+
     @Test func aNotModifiedAnswerBringsItsOwnFreshness() async throws {
         let repository = try repository()
         #expect(try await repository.refresh("fresh/items.json") == .updated)

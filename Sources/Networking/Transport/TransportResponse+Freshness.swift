@@ -10,20 +10,33 @@ extension TransportResponse {
     /// - `max-age=N`: fresh for N seconds; a value that is not a number of seconds is stale at once.
     /// - Otherwise `Expires` less the response's `Date` (the time now when it has none); an
     ///   `Expires` that is not a date (`0`, say) is stale at once.
+    /// - Less its `Age`: how long a shared cache (a CDN) had held it, which it was fresh for
+    ///   already (RFC 9111, section 4.2.3). An `Age` that is not a number of seconds is ignored.
     ///
     /// `s-maxage`, `private` and `public` are for shared caches and are ignored.
     public var freshness: Freshness? {
         let directives = Self.directives(in: header("Cache-Control") ?? "")
         var freshness = Freshness(isNoStore: directives.keys.contains("no-store"))
+        let lifetime: Duration?
         if let noCache = directives["no-cache"], noCache == nil {
-            freshness.maxAge = .zero
+            lifetime = .zero
         } else if let maxAge = directives["max-age"] {
-            freshness.maxAge = maxAge.flatMap(Self.deltaSeconds) ?? .zero
+            lifetime = maxAge.flatMap(Self.deltaSeconds) ?? .zero
         } else if let expires = header("Expires") {
             let date = header("Date").flatMap(RetryAfter.httpDate) ?? Date()
-            freshness.maxAge = RetryAfter.httpDate(expires).map { RetryAfter.duration(from: date, to: $0) } ?? .zero
+            lifetime = RetryAfter.httpDate(expires).map { RetryAfter.duration(from: date, to: $0) } ?? .zero
+        } else {
+            lifetime = nil
         }
+        if let lifetime { freshness.maxAge = max(.zero, lifetime - age) }
         return freshness == Freshness() ? nil : freshness
+    }
+
+    /// The response's `Age` (the first of a list, as RFC 9111, section 5.1 asks); zero when it
+    /// has none or it is not a number of seconds.
+    private var age: Duration {
+        let first = header("Age")?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        return first.flatMap(Self.deltaSeconds) ?? .zero
     }
 
     /// The directives of a `Cache-Control` value, names lowercased, each with its argument

@@ -61,7 +61,7 @@ Routes:
   /cookie/echo       what /echo answers
   /fresh/<name>      /fixtures/<name> (200 or 304) with the freshness headers the query asks
                      for: cc=<Cache-Control value>, expires_in=<seconds after its Date>,
-                     expires=<an Expires value as given>
+                     expires=<an Expires value as given>, age=<an Age value as given>
 """
 import email.utils
 import gzip
@@ -323,6 +323,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             headers["Expires"] = email.utils.formatdate(time.time() + int(query["expires_in"][0]), usegmt=True)
         if "expires" in query:
             headers["Expires"] = query["expires"][0]
+        if "age" in query:
+            headers["Age"] = query["age"][0]
         return headers
 
     def send_catalog_page(self):
