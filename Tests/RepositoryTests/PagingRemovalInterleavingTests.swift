@@ -168,17 +168,3 @@ private struct World {
         #expect(shown == stored, "run \(run): the model shows \(shown), the file holds \(stored); \(plan)")
     }
 }
-
-/// Sets a contact's phone on the catalog; the server's answer is the contact it then holds.
-private struct CatalogPhone: Mutation {
-    let id: Int
-    let phone: String
-    var elementID: Int { id }
-    func apply(to contact: inout ElementStoreTests.Contact) { contact.phone = phone }
-    func send(using catalog: PagedCatalog, context: MutationContext<ElementStoreTests.Contact>) async throws
-        -> MutationResult<ElementStoreTests.Contact>
-    {
-        catalog.update(id, phone: phone)
-        return MutationResult(value: catalog.contacts.first { $0.id == id })
-    }
-}

@@ -14,12 +14,13 @@ import Testing
 /// second store of the type over the connection, as the details are) loading
 /// pages at both ends through windows, refreshing (the first keeping the reader's place), and
 /// having their stored pages removed (they page on with nowhere to store their pages), contacts
-/// the server adds, and the server going off line, run a few at a time at random, with a
+/// the server adds, the server going off line, and an outbox's mutations (kept pending until a
+/// step sends what is pending), run a few at a time at random, with a
 /// relaunch now and then (everything made again over the file, the lists opened from their
 /// stored pages, and at some launches asking for every stored page again as it joins). After
 /// every step each reader (the paging models, a list, a detail) shows, for every id it holds,
-/// the element row the file holds (the latest write), and each list's stored pages are
-/// contiguous.
+/// the element row the file holds (the latest write), an element with pending mutations shows
+/// the last one's, and each list's stored pages are contiguous.
 ///
 /// 4 seeds × 250 steps; 4 × 2,500 (10,000 steps) in the full fault corpus
 /// (`CLK_FULL_FAULT_CORPUS=1`, as `.ci/run` sets it), 4 × 10,000 with `CLK_SLOW_TESTS=1`.
@@ -61,7 +62,7 @@ struct RecordsInterleavingTests {
             // NB: a server that went off line (operation 12) is back at the next step.
             catalog.isOnline = true
             let operations = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                (Int.random(in: 0..<23, using: &random), Int.random(in: 0..<24, using: &random))
+                (Int.random(in: 0..<25, using: &random), Int.random(in: 0..<24, using: &random))
             }
             await withTaskGroup(of: Void.self) { group in
                 for (operation, id) in operations {
@@ -101,6 +102,16 @@ struct RecordsInterleavingTests {
                     row == nil || row == detail,
                     "\(context): the detail shows \(detail), the file \(String(describing: row))")
             }
+            // NB: an element with pending mutations shows the last one's phone, whatever was
+            // fetched or saved since.
+            var pending: [Int: String] = [:]
+            for mutation in try await world.outbox.pendingMutations() {
+                if let phone = mutation.mutation as? CatalogPhone { pending[phone.id] = phone.phone }
+            }
+            for (id, phone) in pending {
+                guard let row = try await store.element(id: id) else { continue }
+                #expect(row.phone == phone, "\(context): \(id) shows \(row.phone), pending \(phone)")
+            }
             try expectContiguousPages(in: path, context)
         }
         #expect(RandomizedRuns.areFew || catalog.notModified > 0, "some fetches were answered 304")
@@ -121,6 +132,8 @@ struct RecordsInterleavingTests {
         /// stored before its initial page), "b" at the start; each input's pages stored under a
         /// key of their own. Window 3.
         let middleFeed: PagingListViewModel<String, Contact, String>
+        /// Mutations of the contacts, kept pending until a step sends them.
+        let outbox: Outbox<Contact, PagedCatalog>
         let catalog: PagedCatalog
 
         /// A launch over the file at `path`: the store, its lists and details (fetched
@@ -134,6 +147,7 @@ struct RecordsInterleavingTests {
             // the type over the connection (another feature that makes its own): one store to
             // every reader.
             let other = ElementStore<Contact>(disk: disk)
+            outbox = Outbox(store: store, environment: catalog, mutations: [CatalogPhone.self], isPaused: true)
             // NB: two lists: "first" holds the first 6 contacts, "all" every one (each id in two).
             lists = KeyedRepository(elements: store) { key, validators in
                 catalog.first(key == "first" ? 6 : 24, validators: validators)
@@ -166,7 +180,7 @@ struct RecordsInterleavingTests {
                 })
         }
 
-        /// Runs operation `operation` (0…22) on contact `id`, at `step`; failures (a fetch of a
+        /// Runs operation `operation` (0…24) on contact `id`, at `step`; failures (a fetch of a
         /// page whose cursor went, a server off line) are part of the game.
         @MainActor func perform(_ operation: Int, on id: Int, at step: Int) async {
             switch operation {
@@ -201,7 +215,12 @@ struct RecordsInterleavingTests {
             case 19: await middleFeed.loadPreviousPage().settled()
             case 20: await middleFeed.refresh(id.isMultiple(of: 2) ? "a" : "b").completed()
             case 21: await twin.loadNextPage().settled()
-            default: await twin.refresh().completed()
+            case 22: await twin.refresh().completed()
+            case 23: try? await outbox.perform(CatalogPhone(id: id, phone: "pending \(step)"))
+            default:
+                // NB: what is pending goes to the server; the queue then holds what comes after.
+                await outbox.resume()
+                outbox.pause()
             }
         }
     }

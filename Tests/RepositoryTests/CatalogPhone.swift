@@ -1,0 +1,16 @@
+import ContentLoadingRepository
+
+/// Sets a contact's phone, sent to a `PagedCatalog`: the server's answer is the contact it then
+/// holds.
+struct CatalogPhone: Mutation {
+    let id: Int
+    let phone: String
+    var elementID: Int { id }
+    func apply(to contact: inout ElementStoreTests.Contact) { contact.phone = phone }
+    func send(using catalog: PagedCatalog, context: MutationContext<ElementStoreTests.Contact>) async throws
+        -> MutationResult<ElementStoreTests.Contact>
+    {
+        catalog.update(id, phone: phone)
+        return MutationResult(value: catalog.contacts.first { $0.id == id })
+    }
+}
