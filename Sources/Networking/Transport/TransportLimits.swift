@@ -7,13 +7,15 @@
 ///
 /// - ``idleTimeout``: the longest wait for the next bytes of an http(s) response.
 /// - ``deadline``: the longest a whole http(s) load may take, however steadily bytes arrive
-///   (a server that sends one byte a second never trips the idle timeout).
+///   (a server that sends one byte a second never trips the idle timeout), every redirect it
+///   follows included.
 /// - ``maximumBodySize``: the most bytes a body may have, counted after decompression (so a
 ///   small gzip body that inflates to gigabytes stops at the limit), for http(s) and files.
 public struct TransportLimits: Sendable, Hashable {
     /// The longest wait for the next bytes of an http(s) response. Defaults to 30 seconds.
     public var idleTimeout: Duration
-    /// The longest a whole http(s) load may take. Defaults to 120 seconds.
+    /// The longest a whole http(s) load may take, its redirects included. Defaults to 120
+    /// seconds.
     public var deadline: Duration
     /// The most bytes a body may have after decompression. Defaults to 32 MiB.
     public var maximumBodySize: Int
