@@ -67,6 +67,23 @@ struct RedirectedWriteTests {
         server.url("redirect?to=\(url.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
     }
 
+    /// Three redirects of 400 ms each, under a deadline of one second: each hop is within it,
+    /// the load is not. (A loaded machine only makes the hops slower.)
+    @Test func theDeadlineBoundsTheWholeLoadItsRedirectsIncluded() async throws {
+        var url = server.url("echo")
+        for _ in 0..<3 {
+            let target = url.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            url = server.url("redirect?delay_ms=400&to=\(target)")
+        }
+        let transport = Transport.standard(limits: TransportLimits(deadline: .seconds(1)))
+        let error = try await apiError { try await transport.send(TransportRequest(url: url)) }
+        guard case .deadlineExceeded(_, let after) = error else {
+            Issue.record("expected the deadline, got \(error)")
+            return
+        }
+        #expect(after == .seconds(1))
+    }
+
     @Test func aLoadFollowsTwentyRedirectsAtMost() async throws {
         var url = server.url("echo")
         for _ in 0..<20 { url = redirected(url) }

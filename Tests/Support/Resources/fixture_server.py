@@ -21,7 +21,8 @@ Routes:
   /trickle/<n>/<ms>  200 announcing n bytes of "[   …]", sent one byte every <ms> milliseconds
   /silence           200 headers, then no body bytes for a minute
   /gzip-bomb/<mib>   200, Content-Encoding gzip: a small body that inflates to <mib> MiB
-  /redirect?to=<url> 302 to <url> (any method; status=<code> for another redirect status)
+  /redirect?to=<url> 302 to <url> (any method; status=<code> for another redirect status,
+                     delay_ms=<ms> to answer after a wait)
   /redirect-loop     302 to itself, forever
   /hostile           500 with a body that holds a newline, a forged line and escape codes
   /long-utf8/<n>     500 with a body of n "é" characters (2 bytes each)
@@ -108,8 +109,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.send_body(200, json.dumps(answer).encode())
 
     def redirect(self):
-        """/redirect?to=<url>[&status=<code>]: that status (302 by default) to <url>."""
+        """/redirect?to=<url>[&status=<code>][&delay_ms=<ms>]: that status (302 by default) to
+        <url>, after <ms> milliseconds."""
         query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+        time.sleep(int(query.get("delay_ms", ["0"])[0]) / 1000)
         self.send_response(int(query.get("status", ["302"])[0]))
         self.send_header("Location", query["to"][0])
         self.send_header("Content-Length", "0")
