@@ -31,8 +31,8 @@ final class HTTPExchange: Sendable {
 
     /// An exchange for `url`, a hop of the load that started at `requestedURL` (`url` itself
     /// when it is the first).
-    init(url: URL, requestedURL: URL? = nil, limits: TransportLimits) {
-        self.requestedURL = requestedURL ?? url
+    init(url: URL, requestedURL: URL, limits: TransportLimits) {
+        self.requestedURL = requestedURL
         self.limits = limits
         state = Locked(State(url: url))
     }

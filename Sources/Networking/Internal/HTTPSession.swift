@@ -65,16 +65,10 @@ final class HTTPSession: Sendable {
         request.httpMethod = transportRequest.method.rawValue
         request.httpBody = transportRequest.body
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        for (name, value) in transportRequest.headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in transportRequest.headerFields { request.setValue(value, forHTTPHeaderField: name) }
         // NB: the caller keeps its own copy and validators; the session's cache must neither
         // answer for the server nor turn a 304 into the cached 200.
         request.cachePolicy = .reloadIgnoringLocalCacheData
-        if let entityTag = transportRequest.validators.entityTag {
-            request.setValue(entityTag, forHTTPHeaderField: "If-None-Match")
-        }
-        if let lastModified = transportRequest.validators.lastModified {
-            request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
-        }
         let task = session.dataTask(with: request)
         let exchange = HTTPExchange(url: url, requestedURL: requestedURL, limits: limits)
         // NB: registered before anything can cancel the task, so its completion always finds
