@@ -4,7 +4,8 @@ import PackageDescription
 // Benchmarks for ContentLoadingKit: a package of their own, so the kit keeps no dependencies.
 let package = Package(
     name: "ContentLoadingKitBenchmarks",
-    platforms: [.macOS(.v14)],
+    // NB: macOS 15: the scenarios read streams as a main-actor reader does (`next(isolation:)`).
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "ContentLoadingKit", path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),

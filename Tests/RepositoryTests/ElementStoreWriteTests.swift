@@ -39,6 +39,7 @@ struct ElementStoreWriteTests {
     /// it, which on a busy machine a save sometimes beats (13–26 of 100 first saves after a
     /// read with two processes hogging both cores here, about 1 of 100 later ones). So the
     /// check is that most saves do not copy: a save that always copied would copy all 20.
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)  // NB: next(isolation:)
     @Test func savesEditTheListInMemoryInPlaceWhileALiveReaderWaitsForTheNextValue() async throws {
         let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
         let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in
@@ -60,6 +61,7 @@ struct ElementStoreWriteTests {
 
     /// The next list `reader` gives: its element 50's phone and where its elements are (the
     /// list itself is let go of).
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)  // NB: next(isolation:)
     private static func nextBuffer(of reader: inout AsyncStream<CacheEvent<[Contact]>>.Iterator) async
         -> (phone: String, address: Int)?
     {

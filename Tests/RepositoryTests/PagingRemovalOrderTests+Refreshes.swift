@@ -64,7 +64,7 @@ extension PagingRemovalOrderTests {
         let new = catalog.insertNew(at: 1, phone: "new")
         let catalog = catalog
         let pages = PersistedPages<Contact, String>(store: store, key: "feed") { cursor, validators in
-            withUnsafeCurrentTask { $0?.cancel() }  // NB: cancelled while the request is out
+            cancelCurrentTask()  // NB: cancelled while the request is out
             return try await catalog.page(cursor, validators: validators)
         }
         let refresh = Task { try await pages.refreshedInitialPage() }
@@ -88,4 +88,10 @@ extension PagingRemovalOrderTests {
         #expect(feed.items.map(\.id) == Array(0..<6), "the pages after the initial one stay")
         #expect(catalog.requests.count == requests + 1, "one request: the initial page's")
     }
+}
+
+/// Cancels the task it runs in. A synchronous function, so that the synchronous
+/// `withUnsafeCurrentTask` is the one called (its `async` overload needs macOS 15).
+private func cancelCurrentTask() {
+    withUnsafeCurrentTask { $0?.cancel() }
 }
