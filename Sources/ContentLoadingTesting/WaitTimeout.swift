@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let call = try await loader.call(1)
-/// // WaitTimeout: waited 20.0 seconds for call 1 of ControlledLoader<String, [Int]>; 1 call made: 0 "a"
+/// // throws WaitTimeout: waited 20.0 seconds for call 1 of ControlledLoader<String, Array<Int>>; 1 call made: 0 "a"
 /// ```
 public struct WaitTimeout: Error, CustomStringConvertible {
     /// How long a wait lasts by default: 20 seconds, as the recorders' waits.

@@ -43,6 +43,15 @@
         public func onAppear(perform action: (() -> Void)? = nil) -> AnyContent { AnyContent() }
         public func onDisappear(perform action: (() -> Void)? = nil) -> AnyContent { AnyContent() }
         public func foregroundStyle(_ color: Color) -> AnyContent { AnyContent() }
+        public func disabled(_ disabled: Bool) -> AnyContent { AnyContent() }
+        public func alert<T>(
+            _ title: String, isPresented: Binding<Bool>, presenting data: T?,
+            @ViewBuilder actions: (T) -> some View, @ViewBuilder message: (T) -> some View
+        ) -> AnyContent { AnyContent() }
+        public func alert(
+            _ title: String, isPresented: Binding<Bool>, @ViewBuilder actions: () -> some View,
+            @ViewBuilder message: () -> some View
+        ) -> AnyContent { AnyContent() }
     }
 
     public struct List: View {
@@ -53,6 +62,16 @@
     public struct ForEach: View {
         public typealias Body = Never_
         public init<Data: RandomAccessCollection>(_ data: Data, @ViewBuilder content: (Data.Element) -> some View) {}
+        public init<Data: RandomAccessCollection, ID: Hashable>(
+            _ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: (Data.Element) -> some View
+        ) {}
+    }
+    public struct Binding<Value> {
+        public static func constant(_ value: Value) -> Binding { Binding() }
+    }
+    public struct VStack: View {
+        public typealias Body = Never_
+        public init(@ViewBuilder content: () -> some View) {}
     }
     public struct HStack: View {
         public typealias Body = Never_

@@ -7,8 +7,8 @@
 /// ```swift
 /// let model = ListLoadingViewModel<Void, Message> { _ in try await api.inbox() }
 ///
-/// model.item(at: 99)             // nil when out of range, never a trap
-/// model.itemDifferenceByID       // insertions and removals since the previous list
+/// let row = model.item(at: 99)             // nil when out of range, never a trap
+/// let changes = model.itemDifferenceByID    // insertions and removals since the previous list
 /// ```
 open class ListLoadingViewModel<Input: Sendable, Element: Sendable>: ContentLoadingViewModel<Input, [Element]> {
     /// The items shown: the content, or no items before the first load and after an empty one.

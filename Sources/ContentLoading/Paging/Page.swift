@@ -1,8 +1,8 @@
 /// One page of a paged list: its items and the cursors of the pages on either side.
 ///
 /// ```swift
-/// Page(items: response.items, nextCursor: response.nextToken)   // nil: this is the last page
-/// Page(items: day.messages, previousCursor: day.earlier, nextCursor: day.later)
+/// let page = Page(items: response.items, nextCursor: response.nextToken)   // nil: the last page
+/// let day = Page(items: today.messages, previousCursor: today.earlier, nextCursor: today.later)
 /// ```
 ///
 /// A source that pages both ways gives both cursors; a list opened in the middle (the page a

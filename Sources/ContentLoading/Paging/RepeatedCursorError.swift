@@ -6,7 +6,7 @@
 /// ```swift
 /// // the page at cursor "b" answers Page(items: […], nextCursor: "b")
 /// await model.loadNextPage().settled()
-/// model.nextPageState   // failed: the page loaded at cursor b gives b as its next cursor: …
+/// let state = model.nextPageState   // failed: the page loaded at cursor b gives b as its next cursor: …
 /// ```
 ///
 /// A loop such as `while model.nextPageState == .idle { await model.loadNextPage().settled() }`

@@ -14,7 +14,7 @@ import Observation
 /// let model = CachedContentLoader(repository: contacts)            // returnCacheThenLoad
 /// let refresh = model.refresh(sellerID)
 /// await refresh.settled()                                           // .success(cached) from disk
-/// model.isRefreshing                                                // true while the fetch runs
+/// let busy = model.isRefreshing                                     // true while the fetch runs
 /// await refresh.completed()                                         // .success(fetched), stored
 /// ```
 ///

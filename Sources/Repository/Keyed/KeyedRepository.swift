@@ -16,8 +16,8 @@ import Foundation
 ///     memory: MemoryCache(countLimit: 50), disk: try DiskCache(.file(path: cachePath))
 /// ) { sellerID in try await api.contacts(seller: sellerID) }
 ///
-/// for await event in contacts.events(for: sellerID) { … }   // .value (memory/disk/remote/local), .error
-/// try await contacts.save(edited, for: sellerID)           // every reader of sellerID gets it, no request
+/// for await event in contacts.events(for: sellerID) { show(event) }   // .value (memory/disk/remote/local), .error
+/// try await contacts.save(edited, for: sellerID)                   // every reader of sellerID gets it, no request
 /// ```
 ///
 /// - Persist, then deliver: a value reaches memory and the readers only after the disk tier

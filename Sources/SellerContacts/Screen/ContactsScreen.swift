@@ -17,8 +17,15 @@ import Observation
 /// ```swift
 /// let screen = ContactsScreen(loader: loader)
 /// loader.refresh()
-/// // … later, in the view:
-/// Text(screen.phoneText); Button("Call") {}.disabled(!screen.isCallEnabled)
+/// ```
+///
+/// A SwiftUI view then shows it (Apple platforms):
+///
+/// ```swift
+/// VStack {
+///     Text(screen.phoneText)
+///     Button("Call") {}.disabled(!screen.isCallEnabled)
+/// }
 /// .alert(screen.alert?.title ?? "", isPresented: .constant(screen.alert != nil)) {
 ///     Button("OK") { screen.choose(.ok) }
 /// } message: { Text(screen.alert?.message ?? "") }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// let store = LiveSellerContactsURLStore(baseURL: URL(string: "https://api.example.com/v1/")!)
-/// store.sellerContactsURL   // https://api.example.com/v1/seller/contacts
+/// let url = store.sellerContactsURL   // https://api.example.com/v1/seller/contacts
 /// ```
 public struct LiveSellerContactsURLStore: SellerContactsURLStore {
     /// The server's base URL (https in production; http on a local test server).
