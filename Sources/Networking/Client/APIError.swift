@@ -7,7 +7,7 @@ import Foundation
 /// do { _ = try await client.fetch([Contact].self, from: url) }
 /// catch let error as APIError { print(error) }
 /// // HTTP 404 from http://127.0.0.1:8080/contacts
-/// // JSON at file:///…/contacts.json: expected String at $[3].phone, found a number
+/// // unexpected JSON at file:///…/contacts.json: expected String at $[3].phone: …
 /// ```
 public indirect enum APIError: Error, Sendable, Hashable {
     /// The server answered with a status outside 200–299, with the start of its body and,

@@ -93,7 +93,7 @@ extension NetworkingDocComments {
         do { _ = try await client.fetch([Contact].self, from: url) }
         catch let error as APIError { print(error) }
         // HTTP 404 from http://127.0.0.1:8080/contacts
-        // JSON at file:///…/contacts.json: expected String at $[3].phone, found a number
+        // unexpected JSON at file:///…/contacts.json: expected String at $[3].phone: …
         // end sample
     }
 
