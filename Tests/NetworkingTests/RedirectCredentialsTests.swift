@@ -6,6 +6,10 @@ import Testing
 
 @testable import ContentLoadingNetworking
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Credentials go to the origin they were given for: a redirect to another origin (another
 /// scheme, host or port) is followed without the secret headers, as a browser's fetch and curl
 /// follow it; one within the origin keeps them. Against two fixture servers, real processes on
@@ -52,6 +56,24 @@ struct RedirectCredentialsTests {
             #expect(echo.headers[name] == nil, "\(name) went to another origin")
         }
         #expect(echo.headers["x-trace"] == "trace-1", "a header that is not secret goes on")
+    }
+
+    /// A session configuration's additional headers are sent as each request's own, so its
+    /// credentials stay with their origin too (`URLSession` adds them to every request, the
+    /// other origin's as well); a request's own header of the same name wins.
+    @Test func aConfigurationsCredentialsStayWithTheirOrigin() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["Authorization": "Bearer c0", "X-Trace": "config", "X-Team": "t1"]
+        let transport = Transport.standard(configuration: configuration)
+        let request = TransportRequest(url: redirect(to: second.url("echo")), headers: ["x-trace": "request"])
+        let elsewhere = try JSONDecoder().decode(Echo.self, from: try await transport.send(request).body)
+        #expect(elsewhere.headers["authorization"] == nil, "the configuration's credentials went to another origin")
+        #expect(elsewhere.headers["x-team"] == "t1", "a header that is not secret goes on")
+        #expect(elsewhere.headers["x-trace"] == "request", "the request's own header wins")
+        let here = try JSONDecoder().decode(
+            Echo.self, from: try await transport.send(TransportRequest(url: redirect(to: first.url("echo")))).body)
+        #expect(here.headers["authorization"] == "Bearer c0")
+        #expect(configuration.httpAdditionalHeaders?.count == 3, "the caller's configuration is not changed")
     }
 
     @Test func aRedirectWithinTheOriginKeepsThem() async throws {

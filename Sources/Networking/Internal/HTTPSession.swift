@@ -15,8 +15,23 @@ final class HTTPSession: Sendable {
 
     private let session: URLSession
     private let delegate = SessionDelegate()
+    /// The configuration's `httpAdditionalHeaders`, which each request carries as its own
+    /// (see ``init(configuration:)``).
+    private let additionalHeaders: [String: String]
 
+    /// A session with `configuration` (a copy: the caller's is not changed).
+    ///
+    /// NB: the configuration's `httpAdditionalHeaders` are taken off the session and sent as
+    /// each request's own headers (a request's header of the same name wins, as it does in
+    /// `URLSession`). The session adds its headers to every request it sends, so an
+    /// `Authorization` set there went to whatever origin a server redirected to; as a request's
+    /// own, the redirect rule (``Redirect/following(_:)``) keeps the secret ones at their origin.
     init(configuration: URLSessionConfiguration) {
+        let configuration = configuration.copy() as! URLSessionConfiguration
+        additionalHeaders = Dictionary(
+            (configuration.httpAdditionalHeaders ?? [:]).map { ("\($0.key)", "\($0.value)") },
+            uniquingKeysWith: { _, last in last })
+        configuration.httpAdditionalHeaders = nil
         // NB: the session holds its delegate strongly and the delegate holds nothing of the
         // session, so invalidating the session in `deinit` frees both.
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
@@ -38,7 +53,7 @@ final class HTTPSession: Sendable {
         // NB: the load ends at its own deadline, or at its load's (a retry policy's), if earlier.
         var (end, shown) = (ContinuousClock.now + limits.deadline, limits.deadline)
         if let load = LoadDeadline.current, load.end < end { (end, shown) = (load.end, load.duration) }
-        var request = transportRequest
+        var request = transportRequest.addingHeaders(additionalHeaders)
         for _ in 0...Redirect.limit {
             do {
                 return try await send(request, from: transportRequest.url, limits: limits, until: end, shown: shown)
@@ -95,6 +110,17 @@ final class HTTPSession: Sendable {
             exchange.abandon(with: CancellationError())
             task.cancel()
         }
+    }
+}
+
+extension TransportRequest {
+    /// The request with `headers` added, but for those it has under another case of the name.
+    fileprivate func addingHeaders(_ headers: [String: String]) -> TransportRequest {
+        guard !headers.isEmpty else { return self }
+        let own = Set(self.headers.keys.map { $0.lowercased() })
+        var request = self
+        for (name, value) in headers where !own.contains(name.lowercased()) { request.headers[name] = value }
+        return request
     }
 }
 

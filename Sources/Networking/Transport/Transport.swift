@@ -66,7 +66,10 @@ public struct Transport: Sendable {
     /// - Parameters:
     ///   - limits: The idle timeout, the whole-request deadline and the body size limit.
     ///   - configuration: The session's configuration; `nil` (the default) shares one
-    ///     ephemeral session between every transport made without one.
+    ///     ephemeral session between every transport made without one. Its
+    ///     `httpAdditionalHeaders` go with each request as the request's own headers (a
+    ///     request's header of the same name wins), so an `Authorization` set there follows a
+    ///     redirect only within its origin, as a request's does. The transport works on a copy.
     public static func urlSession(
         limits: TransportLimits = TransportLimits(), configuration: URLSessionConfiguration? = nil
     ) -> Transport {
