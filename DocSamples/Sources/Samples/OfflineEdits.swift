@@ -88,3 +88,32 @@ public enum OfflineEdits {
     }
     // end sample
 }
+
+extension OfflineEdits {
+    // sample: Sources/Repository/ContentLoadingRepository.docc/OfflineEdits.md#4
+    struct SignInNeeded: RetryableError {
+        var isTransient: Bool { true }
+    }
+
+    struct KeptRename: Mutation {
+        let id: Contact.ID
+        let phone: String
+
+        var elementID: Contact.ID { id }
+        func apply(to contact: inout Contact) { contact.phone = phone }
+
+        func send(using client: APIClient, context: MutationContext<Contact>) async throws -> MutationResult<Contact> {
+            let url = URL(string: "https://api.example.com/contacts/\(id)")!
+            do {
+                let response = try await client.send(
+                    .put(url, body: context.edited, ifMatch: context.entityTag, idempotencyKey: context.idempotencyKey))
+                return MutationResult(
+                    value: try client.decode(Contact.self, from: response.body, url: url), entityTag: response.validators.entityTag)
+            } catch let error as APIError {
+                if case .httpStatus(_, 401, _, _) = error.failure { throw SignInNeeded() }   // kept for after the sign-in
+                throw error
+            }
+        }
+    }
+    // end sample
+}
