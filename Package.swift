@@ -72,6 +72,10 @@ let package = Package(
             name: "stream-stress",
             dependencies: ["ContentLoading", "ContentLoadingRepository", "ContentLoadingSupport"],
             path: "Tests/StreamStress"),
+        // A child process that cancels loads while the session waits to be told about their
+        // redirects (FoundationNetworking traps when told after a cancellation).
+        .executableTarget(
+            name: "redirect-cancel-stress", dependencies: ["ContentLoadingNetworking"], path: "Tests/RedirectCancelStress"),
         // A child process whose main actor runs on an executor of its own (not the main queue).
         .executableTarget(
             name: "custom-main-executor", dependencies: ["ContentLoading", "ContentLoadingSupport"],
@@ -87,7 +91,7 @@ let package = Package(
             dependencies: [
                 "ContentLoadingNetworking", "ContentLoadingRepository", "ContentLoadingSupport",
                 "ContentLoadingTesting",
-                "KitTestSupport",
+                "KitTestSupport", "redirect-cancel-stress",
             ]),
         // A child process for the crash-safety test: killed in the middle of a large write.
         .executableTarget(

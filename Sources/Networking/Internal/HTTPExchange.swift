@@ -28,6 +28,9 @@ final class HTTPExchange: Sendable {
     private let requestedURL: URL
     private let limits: TransportLimits
     private let state: Locked<State>
+    /// Whether the session's task was cancelled; its lock keeps a cancellation and the answer
+    /// to the session's redirect callback apart (see ``declineRedirect(_:)``).
+    private let taskCancelled = Locked(false)
 
     /// An exchange for `url`, a hop of the load that started at `requestedURL` (`url` itself
     /// when it is the first).
@@ -104,6 +107,34 @@ final class HTTPExchange: Sendable {
     /// session to finish the task: the caller returns at once, whenever the session gets to it.
     func abandon(with error: any Error) {
         finish { _ in .failure(error) }
+    }
+
+    /// Cancels the session's `task`, the task of this exchange.
+    ///
+    /// NB: every cancellation of the task goes through here, so that it never comes between
+    /// the session's redirect callback and its answer (``declineRedirect(_:)``).
+    func cancel(_ task: URLSessionTask) {
+        taskCancelled.withLock { isCancelled in
+            isCancelled = true
+            task.cancel()
+        }
+    }
+
+    /// Answers the session's redirect callback: not followed here (the caller follows it).
+    ///
+    /// NB: FoundationNetworking traps ("Received callback for HTTP redirection, but we're not
+    /// waiting for it") when the answer comes after the task was cancelled, which a caller's
+    /// cancellation or the deadline did at any moment while it waited for the answer: on
+    /// Linux the answer is not given once the task is cancelled (nothing waits for it then).
+    /// Under the lock ``cancel(_:)`` holds, the answer is queued on the task's queue before a
+    /// cancellation that comes after it, which then finds the task completed.
+    func declineRedirect(_ completionHandler: (URLRequest?) -> Void) {
+        taskCancelled.withLock { isCancelled in
+            #if canImport(FoundationNetworking)
+                guard !isCancelled else { return }
+            #endif
+            completionHandler(nil)
+        }
     }
 
     /// Records the result `decide` makes, unless there is one, and resumes the caller if it waits.

@@ -95,8 +95,9 @@ final class HTTPSession: Sendable {
         // neither alive until the deadline (an `asyncAfter` work item did).
         let deadline = DispatchSource.makeTimerSource(queue: .global())
         deadline.setEventHandler { [weak exchange, weak task, shown] in
-            exchange?.abandon(with: APIError.deadlineExceeded(url: url, after: shown))
-            task?.cancel()
+            guard let exchange, let task else { return }
+            exchange.abandon(with: APIError.deadlineExceeded(url: url, after: shown))
+            exchange.cancel(task)
         }
         deadline.schedule(deadline: .now() + max(end - .now, .zero).seconds)
         deadline.resume()
@@ -108,7 +109,7 @@ final class HTTPSession: Sendable {
             }
         } onCancel: {
             exchange.abandon(with: CancellationError())
-            task.cancel()
+            exchange.cancel(task)
         }
     }
 }

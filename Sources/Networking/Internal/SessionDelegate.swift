@@ -27,11 +27,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let exchange = exchange(dataTask), exchange.receive(data) else {
+        guard let exchange = exchange(dataTask) else { return dataTask.cancel() }
+        guard exchange.receive(data) else {
             // NB: the caller gets the failure now; the session may go on inflating a body
             // until it sees the cancellation, and nothing more of it is kept.
-            exchange(dataTask)?.abandonWithRecordedFailure()
-            dataTask.cancel()
+            exchange.abandonWithRecordedFailure()
+            exchange.cancel(dataTask)
             return
         }
     }
@@ -42,9 +43,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         // NB: never followed here: the exchange ends with the redirect, which the session's
         // caller follows with the request's own method, body and headers (`Redirect`).
-        if let target = request.url { exchange(task)?.redirect(to: target, status: response.statusCode) }
-        completionHandler(nil)
-        task.cancel()
+        guard let exchange = exchange(task) else {
+            completionHandler(nil)
+            return task.cancel()
+        }
+        if let target = request.url { exchange.redirect(to: target, status: response.statusCode) }
+        exchange.declineRedirect(completionHandler)
+        exchange.cancel(task)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
