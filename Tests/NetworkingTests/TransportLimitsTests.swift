@@ -41,12 +41,30 @@ struct TransportLimitsTests {
         #expect(error == .bodyTooLarge(url: url, limit: 32 << 20))
     }
 
+    /// A timer never fires early, so the time is checked from below only.
     @Test func headersThenSilenceTimesOutOnIdle() async throws {
         let url = server.url("silence")
+        let start = ContinuousClock.now
         let error = try await apiError {
             try await client(TransportLimits(idleTimeout: .milliseconds(500), deadline: .seconds(30))).data(from: url)
         }
         #expect(error == .timedOut(url: url, after: .milliseconds(500)))
+        #expect(ContinuousClock.now - start >= .milliseconds(500), "it timed out before its idle timeout")
+    }
+
+    /// An idle timeout is kept to the millisecond: FoundationNetworking takes a request's
+    /// timeout in whole seconds, rounded down, so under a second every load timed out within a
+    /// millisecond, and 1.5 s was 1 s.
+    @Test(arguments: [(idle: 400, answer: 150), (idle: 1_500, answer: 1_150)])
+    func anIdleTimeoutThatIsNotWholeSecondsIsKept(idle: Int, answer: Int) async throws {
+        let limits = TransportLimits(idleTimeout: .milliseconds(idle), deadline: .seconds(30))
+        let body = try await client(limits).data(from: server.url("slow/\(answer)"))
+        #expect(body == Data("[]".utf8), "a load answered in \(answer) ms stayed within the \(idle) ms idle timeout")
+        let url = server.url("slow/\(idle + 1_000)")
+        let start = ContinuousClock.now
+        let error = try await apiError { try await client(limits).data(from: url) }
+        #expect(error == .timedOut(url: url, after: .milliseconds(idle)))
+        #expect(ContinuousClock.now - start >= .milliseconds(idle), "it timed out before its idle timeout")
     }
 
     @Test func aGzipBombStopsAtTheLimitAfterDecompression() async throws {

@@ -22,6 +22,8 @@ final class HTTPExchange: Sendable {
         var redirect: Redirect?
         var result: Result<TransportResponse, any Error>?
         var continuation: CheckedContinuation<TransportResponse, any Error>?
+        /// When the exchange last heard from the session or sent to it (``lastActivity``).
+        var lastActivity = ContinuousClock.now
     }
 
     /// The URL the load started at, before any redirect.
@@ -49,9 +51,19 @@ final class HTTPExchange: Sendable {
         if let result { continuation.resume(with: result) }
     }
 
+    /// When bytes last came or went: the exchange's start, the response head, the last bytes
+    /// of the body or of the request's body sent.
+    var lastActivity: ContinuousClock.Instant { state.withLock { $0.lastActivity } }
+
+    /// Bytes of the request's body went out.
+    func sent() {
+        state.withLock { $0.lastActivity = .now }
+    }
+
     /// The response head: whether to go on receiving its body.
     func receive(_ response: URLResponse) -> Bool {
         state.withLock { state in
+            state.lastActivity = .now
             if let http = response as? HTTPURLResponse {
                 state.statusCode = http.statusCode
                 for case (let name as String, let value as String) in http.allHeaderFields {
@@ -69,6 +81,7 @@ final class HTTPExchange: Sendable {
     /// Bytes of the body, already decompressed: whether to go on (`false` past the limit).
     func receive(_ data: Data) -> Bool {
         state.withLock { state in
+            state.lastActivity = .now
             guard state.body.count + data.count <= limits.maximumBodySize else {
                 state.failure = .bodyTooLarge(url: state.url, limit: limits.maximumBodySize)
                 return false

@@ -76,7 +76,7 @@ final class HTTPSession: Sendable {
         // NB: `URLSession` would drop such a header without a word.
         if let name = transportRequest.unsendableHeaderName { throw APIError.invalidHeader(name: name, url: url) }
         var request = URLRequest(url: url)
-        request.timeoutInterval = limits.idleTimeout.seconds
+        request.timeoutInterval = LoadWatchdog.sessionTimeout(for: limits.idleTimeout)
         request.httpMethod = transportRequest.method.rawValue
         request.httpBody = transportRequest.body
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -89,19 +89,9 @@ final class HTTPSession: Sendable {
         // NB: registered before anything can cancel the task, so its completion always finds
         // the exchange, which keeps the result until the caller waits for it.
         delegate.register(exchange, for: task)
-        // NB: a Dispatch timer, not a sleeping task: with the cooperative pool's threads busy (a
-        // loaded machine, other work blocking them) a sleeping task fired seconds late. It holds
-        // the exchange and the task weakly, and is cancelled when the load ends, so it keeps
-        // neither alive until the deadline (an `asyncAfter` work item did).
-        let deadline = DispatchSource.makeTimerSource(queue: .global())
-        deadline.setEventHandler { [weak exchange, weak task, shown] in
-            guard let exchange, let task else { return }
-            exchange.abandon(with: APIError.deadlineExceeded(url: url, after: shown))
-            exchange.cancel(task)
-        }
-        deadline.schedule(deadline: .now() + max(end - .now, .zero).seconds)
-        deadline.resume()
-        defer { deadline.cancel() }
+        let watchdog = LoadWatchdog(
+            exchange, task: task, url: url, idleTimeout: limits.idleTimeout, end: end, shown: shown)
+        defer { watchdog.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 exchange.start(continuation)

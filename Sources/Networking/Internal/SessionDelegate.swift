@@ -52,6 +52,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         exchange.cancel(task)
     }
 
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        exchange(task)?.sent()
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         exchange?.complete(error: error)
