@@ -89,8 +89,10 @@ final class HTTPSession: Sendable {
         // NB: registered before anything can cancel the task, so its completion always finds
         // the exchange, which keeps the result until the caller waits for it.
         delegate.register(exchange, for: task)
-        let watchdog = LoadWatchdog(
-            exchange, task: task, url: url, idleTimeout: limits.idleTimeout, end: end, shown: shown)
+        let watchdog = LoadWatchdog(exchange, url: url, idleTimeout: limits.idleTimeout, end: end, shown: shown) {
+            [weak exchange, weak task] in
+            if let exchange, let task { exchange.cancel(task) }
+        }
         defer { watchdog.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

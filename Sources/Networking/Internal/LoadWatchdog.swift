@@ -1,12 +1,8 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The timer that ends one hop of a load that went quiet for its idle timeout, or ran past its
 /// deadline: it abandons the exchange with ``APIError/timedOut(url:after:)`` or
-/// ``APIError/deadlineExceeded(url:after:)`` and cancels the session's task.
+/// ``APIError/deadlineExceeded(url:after:)`` and cancels the session's task (`cancelTask`).
 ///
 /// NB: the idle timeout is the kit's, not the session's: FoundationNetworking takes a request's
 /// `timeoutInterval` in whole seconds, rounded down, so an idle timeout under a second timed a
@@ -23,14 +19,14 @@ final class LoadWatchdog: @unchecked Sendable {
     // scheduled and cancelled from any thread.
     private let timer = DispatchSource.makeTimerSource(queue: .global())
 
-    /// Starts watching `exchange`, whose session task is `task`, for `url`: quiet for
-    /// `idleTimeout`, or past `end` (the deadline, `shown` in its error).
+    /// Starts watching `exchange` for `url`: quiet for `idleTimeout`, or past `end` (the
+    /// deadline, `shown` in its error).
     init(
-        _ exchange: HTTPExchange, task: URLSessionTask, url: URL, idleTimeout: Duration,
-        end: ContinuousClock.Instant, shown: Duration
+        _ exchange: HTTPExchange, url: URL, idleTimeout: Duration, end: ContinuousClock.Instant, shown: Duration,
+        cancelTask: @escaping @Sendable () -> Void
     ) {
-        timer.setEventHandler { [weak self, weak exchange, weak task] in
-            guard let self, let exchange, let task else { return }
+        timer.setEventHandler { [weak self, weak exchange] in
+            guard let self, let exchange else { return }
             let now = ContinuousClock.now
             let quietEnd = exchange.lastActivity + idleTimeout
             let failure: APIError
@@ -43,7 +39,7 @@ final class LoadWatchdog: @unchecked Sendable {
                 return
             }
             exchange.abandon(with: failure)
-            exchange.cancel(task)
+            cancelTask()
         }
         let now = ContinuousClock.now
         timer.schedule(deadline: .now() + max(min(end, now + idleTimeout) - now, .zero).seconds)

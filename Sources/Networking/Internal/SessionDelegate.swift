@@ -27,10 +27,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let exchange = exchange(dataTask) else { return dataTask.cancel() }
+        // NB: every task is registered with its exchange before it starts.
+        guard let exchange = exchange(dataTask) else { return }
         guard exchange.receive(data) else {
             // NB: the caller gets the failure now; the session may go on inflating a body
-            // until it sees the cancellation, and nothing more of it is kept.
+            // until it sees the cancellation (on Linux, to its end), and nothing more of it is kept.
             exchange.abandonWithRecordedFailure()
             exchange.cancel(dataTask)
             return
@@ -43,13 +44,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         // NB: never followed here: the exchange ends with the redirect, which the session's
         // caller follows with the request's own method, body and headers (`Redirect`).
-        guard let exchange = exchange(task) else {
-            completionHandler(nil)
-            return task.cancel()
-        }
-        if let target = request.url { exchange.redirect(to: target, status: response.statusCode) }
-        exchange.declineRedirect(completionHandler)
-        exchange.cancel(task)
+        if let target = request.url { exchange(task)?.redirect(to: target, status: response.statusCode) }
+        completionHandler(nil)
+        exchange(task)?.cancel(task)
     }
 
     func urlSession(
