@@ -1,7 +1,7 @@
 // cancel-stress URL [LOADS]
 //
 // A test helper: loads URL LOADS times, 100 at a time, cancelling each load after a random
-// 0–20 ms, while two threads keep the cores busy (the races it looks for show on a loaded
+// 0–20 ms, while a thread keeps a core busy (the races it looks for show on a loaded
 // machine). It prints "done N" when every load has ended; a process that does not print it
 // crashed, which the test that runs it reports with its standard error.
 import ContentLoadingNetworking
@@ -23,7 +23,7 @@ final class Finished: @unchecked Sendable {
     func set() { lock.withLock { finished = true } }
 }
 let finished = Finished()
-for _ in 0..<2 {
+for _ in 0..<1 {
     Thread.detachNewThread {
         var spins = 0
         while !finished.isSet { spins &+= 1 }
