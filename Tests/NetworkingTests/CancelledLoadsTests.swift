@@ -1,3 +1,4 @@
+import ContentLoadingNetworking
 import Foundation
 import KitTestSupport
 import Testing
@@ -32,6 +33,27 @@ struct CancelledLoadsTests {
     @Test func cancellingLoadsWhileTheyAreRedirectedNeverTraps() async throws {
         let target = server.url("echo").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         try await expectNoTrap(loading: server.url("redirect?to=\(target)"), 2_000)
+    }
+
+    /// Loads that ended early leave room for the next ones. On Linux their tasks run on (see
+    /// `HTTPExchange.cancel(_:)`) until the session's own timeout, here 2 s; with the session's
+    /// 6 connections to a host, 8 of them held every connection and the next load waited
+    /// behind them past its idle timeout (1 s: room for a busy machine).
+    @Test func loadsThatEndedEarlyLeaveRoomForTheNextOnes() async throws {
+        let client = APIClient(transport: .standard(limits: TransportLimits(idleTimeout: .milliseconds(300))))
+        let next = APIClient(transport: .standard(limits: TransportLimits(idleTimeout: .seconds(1))))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    // NB: headers, then nothing for a minute: each load times out and is left to run.
+                    let error = try await apiError { try await client.data(from: server.url("silence")) }
+                    #expect(error.description.hasPrefix("timed out after 300ms"), "\(error)")
+                }
+            }
+            try await group.waitForAll()
+        }
+        let body = try await next.data(from: server.url("echo"))
+        #expect(!body.isEmpty, "the next load got a connection")
     }
 
     /// NB: it needs a busy machine, which the child makes itself: with the fix reverted, 4 of 4

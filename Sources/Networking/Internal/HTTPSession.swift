@@ -11,7 +11,21 @@ import Foundation
 /// been inflated whole), redirects are checked, and a deadline bounds the whole load.
 final class HTTPSession: Sendable {
     /// The session every transport made without a configuration shares.
-    static let shared = HTTPSession(configuration: .ephemeral)
+    static let shared = HTTPSession(configuration: sharedConfiguration)
+
+    /// An ephemeral configuration; on Linux with room for 32 connections to a host, not 6.
+    ///
+    /// NB: on Linux a load that ends early (cancelled, past its deadline or its idle timeout)
+    /// leaves its task to finish (see `HTTPExchange.cancel(_:)`), holding its connection until
+    /// it does or the session's timeout ends it; with 6, six such loads held every connection
+    /// to their server and the next loads waited behind them until they timed out.
+    private static var sharedConfiguration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        #if canImport(FoundationNetworking)
+            configuration.httpMaximumConnectionsPerHost = 32
+        #endif
+        return configuration
+    }
 
     private let session: URLSession
     private let delegate = SessionDelegate()
