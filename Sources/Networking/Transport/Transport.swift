@@ -70,6 +70,10 @@ public struct Transport: Sendable {
     ///     `httpAdditionalHeaders` go with each request as the request's own headers (a
     ///     request's header of the same name wins), so an `Authorization` set there follows a
     ///     redirect only within its origin, as a request's does. The transport works on a copy.
+    ///     On Linux a load that ends early (cancelled, timed out) lets its transfer finish in
+    ///     the background, holding a connection until then: give the configuration room for
+    ///     them in `httpMaximumConnectionsPerHost` (FoundationNetworking's default is 6; the
+    ///     shared session allows 32).
     public static func urlSession(
         limits: TransportLimits = TransportLimits(), configuration: URLSessionConfiguration? = nil
     ) -> Transport {
