@@ -74,7 +74,9 @@ let package = Package(
             path: "Tests/StreamStress"),
         // A child process that cancels loads at random moments (FoundationNetworking trapped on
         // some of them).
-        .executableTarget(name: "cancel-stress", dependencies: ["ContentLoadingNetworking"], path: "Tests/CancelStress"),
+        .executableTarget(
+            name: "cancel-stress", dependencies: ["ContentLoadingNetworking", "ContentLoadingSupport"],
+            path: "Tests/CancelStress"),
         // A child process whose main actor runs on an executor of its own (not the main queue).
         .executableTarget(
             name: "custom-main-executor", dependencies: ["ContentLoading", "ContentLoadingSupport"],

@@ -5,6 +5,7 @@
 // machine). It prints "done N" when every load has ended; a process that does not print it
 // crashed, which the test that runs it reports with its standard error.
 import ContentLoadingNetworking
+import ContentLoadingSupport
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -15,19 +16,11 @@ guard let url = arguments.first.flatMap(URL.init(string:)) else {
 let loads = arguments.dropFirst().first.flatMap { Int($0) } ?? 3_000
 let transport = Transport.standard()
 
-/// Whether the loads are done: the busy threads spin until then.
-final class Finished: @unchecked Sendable {
-    private let lock = NSLock()
-    private var finished = false
-    var isSet: Bool { lock.withLock { finished } }
-    func set() { lock.withLock { finished = true } }
-}
-let finished = Finished()
-for _ in 0..<1 {
-    Thread.detachNewThread {
-        var spins = 0
-        while !finished.isSet { spins &+= 1 }
-    }
+/// Whether the loads are done: the busy thread spins until then.
+let finished = Locked(false)
+Thread.detachNewThread {
+    var spins = 0
+    while !finished.withLock({ $0 }) { spins &+= 1 }
 }
 
 for _ in 0..<max(1, loads / 100) {
@@ -42,5 +35,5 @@ for _ in 0..<max(1, loads / 100) {
         }
     }
 }
-finished.set()
+finished.withLock { $0 = true }
 print("done \(loads)")

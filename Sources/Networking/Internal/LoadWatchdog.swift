@@ -1,3 +1,4 @@
+import ContentLoadingSupport
 import Foundation
 
 /// The timer that ends one hop of a load that went quiet for its idle timeout, or ran past its
@@ -14,10 +15,10 @@ import Foundation
 /// exchange and the task weakly, and is cancelled when the hop ends, so it keeps neither alive
 /// until the deadline (an `asyncAfter` work item did). It fires at the earlier of the deadline
 /// and the end of the quiet time so far, and again later when bytes came meanwhile.
-final class LoadWatchdog: @unchecked Sendable {
-    // NB: @unchecked: the only state is the timer, set once; a Dispatch source may be
-    // scheduled and cancelled from any thread.
-    private let timer = DispatchSource.makeTimerSource(queue: .global())
+struct LoadWatchdog {
+    /// The timer, which its handler reschedules; `nil` once cancelled, which also breaks the
+    /// cycle from the timer through its handler back to it.
+    private let timer = Locked<(any DispatchSourceTimer)?>(DispatchSource.makeTimerSource(queue: .global()))
 
     /// Starts watching `exchange` for `url`: quiet for `idleTimeout`, or past `end` (the
     /// deadline, `shown` in its error).
@@ -25,8 +26,9 @@ final class LoadWatchdog: @unchecked Sendable {
         _ exchange: HTTPExchange, url: URL, idleTimeout: Duration, end: ContinuousClock.Instant, shown: Duration,
         cancelTask: @escaping @Sendable () -> Void
     ) {
-        timer.setEventHandler { [weak self, weak exchange] in
-            guard let self, let exchange else { return }
+        let timer = timer
+        timer.withLock { $0 }?.setEventHandler { [weak exchange] in
+            guard let exchange else { return }
             let now = ContinuousClock.now
             let quietEnd = exchange.lastActivity + idleTimeout
             let failure: APIError
@@ -35,19 +37,26 @@ final class LoadWatchdog: @unchecked Sendable {
             } else if now >= quietEnd {
                 failure = .timedOut(url: url, after: idleTimeout)
             } else {
-                timer.schedule(deadline: .now() + (min(end, quietEnd) - now).seconds)
+                timer.withLock { $0?.schedule(deadline: .now() + (min(end, quietEnd) - now).seconds) }
                 return
             }
             exchange.abandon(with: failure)
             cancelTask()
         }
         let now = ContinuousClock.now
-        timer.schedule(deadline: .now() + max(min(end, now + idleTimeout) - now, .zero).seconds)
-        timer.resume()
+        timer.withLock { timer in
+            timer?.schedule(deadline: .now() + max(min(end, now + idleTimeout) - now, .zero).seconds)
+            timer?.resume()
+        }
     }
 
     /// Stops watching (the hop ended).
-    func cancel() { timer.cancel() }
+    func cancel() {
+        timer.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+    }
 
     /// The session's own idle timeout for a load whose idle timeout is `idleTimeout`: whole
     /// seconds, a second past it, so that the watchdog ends a quiet load first.

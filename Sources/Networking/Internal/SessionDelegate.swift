@@ -44,9 +44,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         // NB: never followed here: the exchange ends with the redirect, which the session's
         // caller follows with the request's own method, body and headers (`Redirect`).
-        if let target = request.url { exchange(task)?.redirect(to: target, status: response.statusCode) }
+        let exchange = exchange(task)
+        if let target = request.url { exchange?.redirect(to: target, status: response.statusCode) }
         completionHandler(nil)
-        exchange(task)?.cancel(task)
+        exchange?.cancel(task)
     }
 
     func urlSession(
