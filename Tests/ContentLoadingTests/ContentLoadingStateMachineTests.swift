@@ -35,6 +35,23 @@ private func start(_ machine: inout Machine, _ input: Int, sourceLocation: Sourc
         #expect(machine.state.content == nil)
     }
 
+    @Test func aClearedLoadDropsItsContentAndGoesOn() throws {
+        var machine = Machine()
+        let load = try start(&machine, 1)
+        machine.receive(10, isEmpty: false, from: load.id)
+        _ = machine.takeChanges()
+        let cleared = machine.clear(from: load.id)
+        #expect(cleared)
+        #expect(machine.state == .empty)
+        #expect(machine.takeChanges() == [.state, .content])
+        #expect(machine.activeLoad == load.id, "the load goes on")
+        machine.receive(11, isEmpty: false, from: load.id)
+        #expect(machine.state == .success(11))
+        let stranger = machine.clear(from: LoadID(7))
+        #expect(!stranger, "not the running load")
+        #expect(machine.state == .success(11))
+    }
+
     @Test func latestWinsCancelsTheRunningLoadAndDiscardsItsResult() throws {
         var machine = Machine()
         let first = try start(&machine, 1)

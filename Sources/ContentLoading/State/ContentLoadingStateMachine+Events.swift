@@ -39,6 +39,20 @@ extension ContentLoadingStateMachine {
         return true
     }
 
+    /// Load `id`, which keeps running (an observation), found that its source holds no value
+    /// now: what it showed was removed. The state becomes `empty`, the content dropped, and
+    /// later values from `id` still re-enter `success`.
+    ///
+    /// - Returns: `true` when the state changed, `false` when `id` is not the running load.
+    @discardableResult
+    @inlinable public mutating func clear(from id: LoadID) -> Bool {
+        guard id == activeLoad else { return false }
+        setState(.empty, contentChanged: state.content != nil)
+        storedLastError = nil
+        markSettled(id)
+        return true
+    }
+
     /// Load `id` failed with `error` (which must not be a cancellation).
     @inlinable public mutating func fail(_ error: any Error, from id: LoadID) -> CompletionAction {
         guard id == activeLoad else { return .discard }

@@ -57,7 +57,8 @@ extension ContentLoadingViewModel {
                         LoadReporter(
                             deliver: { event in await model.object?.deliver(event, from: id) },
                             askForLoading: { await model.object?.showLoading(for: id) },
-                            reportCaughtUp: { await model.object?.caughtUp(id) }))
+                            reportCaughtUp: { await model.object?.caughtUp(id) },
+                            reportNoValue: { await model.object?.clear(id) }))
                 }
                 model.object?.end(id, by: nil)
             } catch {
@@ -106,6 +107,13 @@ extension ContentLoadingViewModel {
     /// Load `id`, which goes on running, caught up with what its refresh asked for.
     @inlinable func caughtUp(_ id: LoadID) {
         if machine.caughtUp(from: id) { publish() }
+    }
+
+    /// Load `id`, which goes on running, found that its source holds no value now.
+    @inlinable func clear(_ id: LoadID) {
+        guard machine.clear(from: id) else { return }
+        contentTimer = stopwatch.start()
+        publish()
     }
 
     /// Load `id` ended: it finished when `error` is `nil`, else it failed or cancelled itself.

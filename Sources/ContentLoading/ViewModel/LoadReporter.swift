@@ -17,15 +17,18 @@ public struct LoadReporter<Output: Sendable>: Sendable {
     @usableFromInline let deliver: @Sendable (ContentEvent<Output>) async -> Void
     @usableFromInline let askForLoading: @Sendable () async -> Void
     @usableFromInline let reportCaughtUp: @Sendable () async -> Void
+    @usableFromInline let reportNoValue: @Sendable () async -> Void
 
     @usableFromInline init(
         deliver: @escaping @Sendable (ContentEvent<Output>) async -> Void,
         askForLoading: @escaping @Sendable () async -> Void,
-        reportCaughtUp: @escaping @Sendable () async -> Void
+        reportCaughtUp: @escaping @Sendable () async -> Void,
+        reportNoValue: @escaping @Sendable () async -> Void
     ) {
         self.deliver = deliver
         self.askForLoading = askForLoading
         self.reportCaughtUp = reportCaughtUp
+        self.reportNoValue = reportNoValue
     }
 
     /// Hands the model `event`: a value re-enters `success` / `empty`; an error moves the state to
@@ -43,4 +46,17 @@ public struct LoadReporter<Output: Sendable>: Sendable {
     /// effect before the load has sent a value or an error: a refresh completes only once
     /// something is shown; ending the load completes it in any case.
     public func caughtUp() async { await reportCaughtUp() }
+
+    /// Says the source holds no value now (what the load showed was removed, or it never held
+    /// one): the state becomes `empty`, the content shown is dropped, and the load goes on, so
+    /// a later value still arrives. A screen never keeps showing what its source removed.
+    ///
+    /// ```swift
+    /// .reporting { load in
+    ///     for await saved in cache.entries(of: key) {          // nil: the entry was removed
+    ///         if let saved { await load.send(.value(saved)) } else { await load.clear() }
+    ///     }
+    /// }
+    /// ```
+    public func clear() async { await reportNoValue() }
 }

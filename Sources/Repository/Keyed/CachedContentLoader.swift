@@ -26,8 +26,10 @@ import Observation
 /// off the main actor), so a cached value is the first state shown, with no blank `loading`
 /// before it; `loading(previous: nil)` appears only when nothing is cached and the read
 /// fetches (see `ContentLoadingViewModel.defersLoading`). A ``CacheEvent/noValue`` (a
-/// ``CachePolicy/returnCacheDontLoad`` miss, or a removal) ends the load: `empty` when nothing
-/// was shown yet, the last value otherwise; the next refresh reads again.
+/// ``CachePolicy/returnCacheDontLoad`` miss, or a removal: ``KeyedRepository/remove(_:)``,
+/// ``KeyedRepository/removeAll()``, or ``ElementStore/remove(id:)`` of a detail) makes the state
+/// `empty`, dropping what was shown, and the read goes on: a later save of the key is shown.
+/// A ``CachePolicy/loadElseReturnCache`` fetch that fails with nothing cached stays `error`.
 @MainActor
 open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: ContentLoadingViewModel<Key, Value> {
     /// Where the values come from.
@@ -83,6 +85,7 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
         let steps = repository.steps(for: key, policy: policy)
         return .reporting { [weak self] load in
             var shown = false
+            var failed = false
             for await step in steps {
                 switch step {
                 case .fetchingWithoutValue:
@@ -94,14 +97,18 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
                     await self?.setRefreshing(cached.isRefreshing, for: read)
                     // NB: a value a fetch found unchanged (a 304) is the one shown: not sent again.
                     if cached.isUnchanged && shown { continue }
-                    shown = true
+                    (shown, failed) = (true, false)
                     await load.send(.value(cached.value))
                 case .event(.error(let error)):
                     await self?.setRefreshing(false, for: read)
+                    failed = true
                     await load.send(.error(error))
                 case .event(.noValue):
                     await self?.setRefreshing(false, for: read)
-                    return
+                    // NB: a removal drops what was shown; a failed fetch with nothing cached
+                    // (a network-first read) keeps its error. The read goes on either way.
+                    if shown || !failed { await load.clear() }
+                    shown = false
                 }
             }
             await self?.setRefreshing(false, for: read)

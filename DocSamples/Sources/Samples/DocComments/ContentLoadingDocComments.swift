@@ -457,6 +457,7 @@ extension ContentLoadingDocComments {
     struct ContactsCache: Sendable {
         func value(for key: String) async -> [Contact]? { nil }
         func saves(of key: String) -> AsyncStream<[Contact]> { AsyncStream { $0.finish() } }
+        func entries(of key: String) -> AsyncStream<[Contact]?> { AsyncStream { $0.finish() } }
     }
 
     /// A repository of the app's whose revalidation is a stream of steps.
@@ -520,6 +521,24 @@ extension ContentLoadingDocComments {
                     await load.send(.value(try await api.contacts(seller: key)))
                     await load.caughtUp()                    // the refresh is complete; the load goes on
                     for await saved in cache.saves(of: key) { await load.send(.value(saved)) }
+                }
+                // end sample
+        }
+    }
+
+    final class ClearingModel: ContentLoadingViewModel<String, [Contact]> {
+        let cache = ContactsCache()
+
+        init() { super.init { _ in [] } }
+
+        override func producer(for key: String) -> ContentProducer<[Contact]> {
+            let cache = cache
+            return
+                // sample: Sources/ContentLoading/ViewModel/LoadReporter.swift#2
+                .reporting { load in
+                    for await saved in cache.entries(of: key) {          // nil: the entry was removed
+                        if let saved { await load.send(.value(saved)) } else { await load.clear() }
+                    }
                 }
                 // end sample
         }
