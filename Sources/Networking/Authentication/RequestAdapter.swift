@@ -7,7 +7,9 @@ import Foundation
 /// attempt again (so a retry carries the credentials current at that moment). When the server
 /// answers `401 Unauthorized`, the client calls ``refreshCredentials()`` **once** for all the
 /// requests refused with the same credentials (the others wait for that refresh), then sends
-/// each of them once more; a second `401` is the request's error.
+/// each of them once more; a second `401` is the request's error. A request cancelled while
+/// the refresh runs, or whose load reaches its `RetryPolicy` deadline then, stops waiting at
+/// once; the refresh goes on for the others.
 ///
 /// ```swift
 /// struct BearerAuth: RequestAdapter {

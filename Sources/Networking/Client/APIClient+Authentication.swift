@@ -3,13 +3,20 @@ import Foundation
 
 extension APIClient {
     /// Sends `request` with the ``adapter``'s credentials; after a `401`, renews them (once for
-    /// every request refused with the same ones) and sends it once more.
+    /// every request refused with the same ones) and sends it once more. A request cancelled
+    /// while the refresh runs, or whose load's deadline passes then, stops waiting at once.
     func authenticatedResponse(to request: TransportRequest) async throws -> TransportResponse {
         guard let adapter else { return try await exchange(request) }
         let ticket = credentialRefresh.ticket
         let response = try await exchange(adapted(request, by: adapter))
         guard response.statusCode == 401 else { return response }
-        let renewed = try await credentialRefresh.renew(after: ticket) {
+        // NB: a load under a retry policy's deadline stops waiting for the refresh then, as the
+        // transport ends an attempt then.
+        let deadline = LoadDeadline.current.map { load in
+            let error = APIError.deadlineExceeded(url: request.url, after: load.duration)
+            return CredentialRefresh.Deadline(end: load.end, error: error)
+        }
+        let renewed = try await credentialRefresh.renew(after: ticket, until: deadline) {
             try await adapter.refreshCredentials()
         }
         guard renewed else { return response }
