@@ -10,7 +10,10 @@ import ContentLoadingSupport
 /// gets its outcome; otherwise it starts one.
 ///
 /// A request waits for the refresh on its own terms: cancelled, or at its load's deadline, it
-/// stops waiting at once, and the refresh goes on for the others.
+/// stops waiting at once, and the refresh goes on for the others, and to its end when none
+/// waits (a token server may rotate the refresh token: an answer cut short would lose it).
+/// Not a `SingleFlight`: whether a request joins the refresh running, takes the outcome of
+/// one that ended, or starts one is decided under one lock with the generations.
 final class CredentialRefresh: Sendable {
     /// When a request took its credentials: their generation, and how many refreshes had ended.
     struct Ticket: Sendable {
