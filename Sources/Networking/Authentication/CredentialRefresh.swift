@@ -27,16 +27,15 @@ final class CredentialRefresh: Sendable {
         let error: any Error
     }
 
-    private typealias Waiter = CheckedContinuation<Bool, any Error>
+    private typealias Outcome = Result<Bool, any Error>
 
     private struct State {
         var generation = 0
         var refreshesEnded = 0
-        /// The refresh running: the generation it renews, and the requests waiting for it.
-        var inFlight: (generation: Int, waiters: [Int: Waiter])?
-        var lastWaiter = 0
+        /// The refresh running: the generation it renews, and the signal of its outcome.
+        var inFlight: (generation: Int, outcome: SettleSignal<Outcome>)?
         /// The last refresh that did not renew the credentials: when it ended, and how.
-        var lastUnrenewed: (ended: Int, outcome: Result<Bool, any Error>)?
+        var lastUnrenewed: (ended: Int, outcome: Outcome)?
     }
 
     private let state = Locked(State())
@@ -53,70 +52,63 @@ final class CredentialRefresh: Sendable {
     func renew(
         after ticket: Ticket, until deadline: Deadline?, with refresh: @escaping @Sendable () async throws -> Bool
     ) async throws -> Bool {
-        let waiter = state.withLock { state in
-            state.lastWaiter += 1
-            return state.lastWaiter
+        let signal: SettleSignal<Outcome>
+        switch state.withLock({ answer(to: ticket, refresh: refresh, in: &$0) }) {
+        case .now(let outcome): return try outcome.get()
+        case .wait(let running): signal = running
         }
-        // NB: the timer ends the wait at the deadline; it is cancelled once the wait ends.
-        let timer = deadline.map { deadline in
-            Task { [weak self] in
-                guard (try? await Task.sleep(until: deadline.end)) != nil else { return }
-                self?.stopWaiting(waiter, with: deadline.error)
+        guard let deadline else { return try await Self.outcome(of: signal) }
+        return try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { try await Self.outcome(of: signal) }
+            group.addTask {
+                try await Task.sleep(until: deadline.end)
+                throw deadline.error
             }
-        }
-        defer { timer?.cancel() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: Waiter) in
-                let now = state.withLock { state in
-                    answer(to: ticket, waiter: waiter, continuation, until: deadline, refresh: refresh, in: &state)
-                }
-                if let now { continuation.resume(with: now) }
-            }
-        } onCancel: {
-            stopWaiting(waiter, with: CancellationError())
+            defer { group.cancelAll() }
+            // NB: non-nil: the group has two tasks.
+            return try await group.next()!
         }
     }
 
-    /// What `ticket`'s request gets at once, or `nil` when it waits for the refresh, as
-    /// `waiter` (a refresh it starts when none runs).
-    private func answer(
-        to ticket: Ticket, waiter: Int, _ continuation: Waiter, until deadline: Deadline?,
-        refresh: @escaping @Sendable () async throws -> Bool, in state: inout State
-    ) -> Result<Bool, any Error>? {
-        // NB: checked under the lock that `stopWaiting` takes, so a cancellation or a deadline
-        // that came before the waiter is registered is not missed.
-        if Task.isCancelled { return .failure(CancellationError()) }
-        if let deadline, ContinuousClock.now >= deadline.end { return .failure(deadline.error) }
+    private enum Answer {
+        case now(Outcome)
+        case wait(SettleSignal<Outcome>)
+    }
+
+    /// What `ticket`'s request gets at once, or the refresh it waits for (one it starts when
+    /// none runs).
+    private func answer(to ticket: Ticket, refresh: @escaping @Sendable () async throws -> Bool, in state: inout State)
+        -> Answer
+    {
         // NB: a refresh ended since this request took its credentials; send it again.
-        if state.generation > ticket.generation { return .success(true) }
-        if state.inFlight == nil {
-            // NB: a refresh that failed after this request was sent answers it too: a refusal
-            // that arrives late does not start a second one.
-            if let unrenewed = state.lastUnrenewed, unrenewed.ended > ticket.refreshesEnded {
-                return unrenewed.outcome
-            }
-            let started = state.generation
-            state.inFlight = (started, [:])
-            Task {
-                let outcome: Result<Bool, any Error>
-                do { outcome = .success(try await refresh()) } catch { outcome = .failure(error) }
-                finish(started, outcome)
-            }
+        if state.generation > ticket.generation { return .now(.success(true)) }
+        if let inFlight = state.inFlight { return .wait(inFlight.outcome) }
+        // NB: a refresh that failed after this request was sent answers it too: a refusal that
+        // arrives late does not start a second one.
+        if let unrenewed = state.lastUnrenewed, unrenewed.ended > ticket.refreshesEnded { return .now(unrenewed.outcome) }
+        let (started, signal) = (state.generation, SettleSignal<Outcome>())
+        state.inFlight = (started, signal)
+        Task {
+            let outcome: Outcome
+            do { outcome = .success(try await refresh()) } catch { outcome = .failure(error) }
+            finish(started, outcome)
+            signal.resolve(outcome)
         }
-        state.inFlight?.waiters[waiter] = continuation
-        return nil
+        return .wait(signal)
     }
 
-    /// Ends `waiter`'s wait with `error`, if it still waits.
-    private func stopWaiting(_ waiter: Int, with error: any Error) {
-        state.withLock { $0.inFlight?.waiters.removeValue(forKey: waiter) }?.resume(throwing: error)
+    /// The outcome of the refresh `signal` tells of.
+    ///
+    /// - Throws: Its error, or `CancellationError` when the calling task is cancelled first.
+    private static func outcome(of signal: SettleSignal<Outcome>) async throws -> Bool {
+        guard let outcome = await signal.wait() else { throw CancellationError() }
+        return try outcome.get()
     }
 
-    /// Ends the refresh of `generation`: a new generation when it renewed the credentials; every
-    /// request still waiting gets the outcome.
-    private func finish(_ generation: Int, _ outcome: Result<Bool, any Error>) {
-        let waiters = state.withLock { state -> [Waiter] in
-            guard let inFlight = state.inFlight, inFlight.generation == generation else { return [] }
+    /// Ends the refresh of `generation`: a new generation when it renewed the credentials.
+    private func finish(_ generation: Int, _ outcome: Outcome) {
+        state.withLock { state in
+            guard state.inFlight?.generation == generation else { return }
             state.inFlight = nil
             state.refreshesEnded += 1
             if case .success(true) = outcome {
@@ -124,8 +116,6 @@ final class CredentialRefresh: Sendable {
             } else {
                 state.lastUnrenewed = (state.refreshesEnded, outcome)
             }
-            return Array(inFlight.waiters.values)
         }
-        for waiter in waiters { waiter.resume(with: outcome) }
     }
 }
