@@ -85,7 +85,9 @@ final class CredentialRefresh: Sendable {
         if let inFlight = state.inFlight { return .wait(inFlight.outcome) }
         // NB: a refresh that failed after this request was sent answers it too: a refusal that
         // arrives late does not start a second one.
-        if let unrenewed = state.lastUnrenewed, unrenewed.ended > ticket.refreshesEnded { return .now(unrenewed.outcome) }
+        if let unrenewed = state.lastUnrenewed, unrenewed.ended > ticket.refreshesEnded {
+            return .now(unrenewed.outcome)
+        }
         let (started, signal) = (state.generation, SettleSignal<Outcome>())
         state.inFlight = (started, signal)
         Task {
