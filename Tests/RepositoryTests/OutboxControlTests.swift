@@ -1,5 +1,6 @@
 import ContentLoading
 import ContentLoadingRepository
+import ContentLoadingSupport
 import Foundation
 import Testing
 
@@ -65,6 +66,29 @@ struct OutboxControlTests {
         #expect(try await outbox.pendingCount() == 0, "the third not left for a later run")
         #expect(await server.phone(of: 1) == "one+1+3")
         #expect(await server.keys == [pending[0].idempotencyKey, pending[2].idempotencyKey])
+    }
+
+    @Test func aSendWhoseTaskIsCancelledStopsWaitingAndTheQueueGoesOn() async throws {
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        let (gate, resuming) = await server.resumeWithFirstRequestHeld(outbox)
+        let outbox = outbox
+        let released = Locked(false)
+        // NB: a fallback, so a wait that does not stop fails the test instead of hanging it.
+        let fallback = Task {
+            try await Task.sleep(for: .seconds(10))
+            released.withLock { $0 = true }
+            gate.release()
+        }
+        let sending = Task { await outbox.send() }
+        sending.cancel()
+        await sending.value
+        #expect(!released.withLock { $0 }, "it returned while the request was held at the server")
+
+        fallback.cancel()
+        gate.release()
+        await resuming.value
+        #expect(try await outbox.pendingCount() == 0, "the queue went on")
+        #expect(await server.phone(of: 1) == "one+a")
     }
 
     @Test func aMutationTheAppCancelsAsSoonAsItIsToldItWillBeRetriedIsRolledBack() async throws {

@@ -10,7 +10,7 @@ extension Outbox {
     /// Pauses the queue (while the user is signed out, say). A mutation being sent finishes.
     public func pause() { paused.withLock { $0 = true } }
 
-    /// Ends a pause and sends what is pending.
+    /// Ends a pause and sends what is pending; returns as ``send()`` does.
     public func resume() async {
         paused.withLock { $0 = false }
         await send()

@@ -1,4 +1,5 @@
 import ContentLoading
+import ContentLoadingSupport
 import Foundation
 
 /// The queue: the pending mutations sent per element (or per scope they share), in order, one
@@ -9,32 +10,34 @@ extension Outbox {
     ///
     /// The outbox runs it itself when it is made (the launch), after each ``perform(_:)`` and
     /// after the next request through the store that succeeds once a send failed for now; call
-    /// it to retry at once (the app is back online, or the user asked).
+    /// it to retry at once (the app is back online, or the user asked). A caller whose task is
+    /// cancelled stops waiting at once; the queue goes on.
     public func send() async {
-        let task = run.withLock { run -> Task<Void, Never> in
-            if let task = run.task {
+        let ended = run.withLock { run -> SettleSignal<Void> in
+            if let ended = run.ended {
                 run.again = true
-                return task
+                return ended
             }
-            let task = Task { await self.runQueue() }
-            run.task = task
-            return task
+            let ended = SettleSignal<Void>()
+            (run.task, run.ended) = (Task { await self.runQueue(ending: ended) }, ended)
+            return ended
         }
-        await task.value
+        _ = await ended.wait()
     }
 
-    /// Runs the queue until no run was asked for while it ran.
-    private func runQueue() async {
+    /// Runs the queue until no run was asked for while it ran, then resolves `ended`.
+    private func runQueue(ending ended: SettleSignal<Void>) async {
         while true {
             run.withLock { $0.again = false }
             await runQueueOnce()
             let done = run.withLock { run -> Bool in
                 guard !run.again else { return false }
-                run.task = nil
+                (run.task, run.ended) = (nil, nil)
                 return true
             }
-            if done { return }
+            if done { break }
         }
+        ended.resolve(())
     }
 
     /// One run: the pending mutations read from the file, each chain (an element's, or those

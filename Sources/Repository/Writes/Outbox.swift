@@ -37,8 +37,8 @@ where Element.ID: CacheKey {
     /// Reads the stored mutations back as the types given.
     let decoder: MutationDecoder<Element, Environment>
     let broadcast = Broadcast<OutboxEvent<Element, Environment>>()
-    /// The queue's run in progress, and whether another must follow it.
-    let run = Locked<(task: Task<Void, Never>?, again: Bool)>((nil, false))
+    /// The queue's run in progress, the signal of its end, and whether another must follow it.
+    let run = Locked<(task: Task<Void, Never>?, ended: SettleSignal<Void>?, again: Bool)>((nil, nil, false))
     /// The conflicts held for the app to decide, by mutation sequence.
     let held = Locked<[Int: HeldConflict<Element>]>([:])
     /// The mutations whose send failed for now (``OutboxEvent/willRetry(_:_:)`` told) since they
