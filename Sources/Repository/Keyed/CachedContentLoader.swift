@@ -42,7 +42,9 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
     /// ``isRefreshing``.
     private var currentRead = 0
 
-    /// Whether a fetch of the shown key is on the way while the content shown is cached.
+    /// Whether a fetch of the shown key is on the way while the content shown is cached: the
+    /// read's own revalidation, or one an invalidation of the key started
+    /// (``KeyedRepository/invalidate(_:)``, a mutation's invalidated keys).
     public private(set) var isRefreshing: Bool {
         get {
             registrar.access(self, keyPath: \.isRefreshing)
@@ -90,7 +92,10 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
                 switch step {
                 case .fetchingWithoutValue:
                     await load.showLoading()
+                case .revalidating:
+                    if shown { await self?.setRefreshing(true, for: read) }
                 case .caughtUp:
+                    await self?.setRefreshing(false, for: read)
                     await load.caughtUp()
                 case .event(.value(let cached)):
                     // NB: `isRefreshing` changes before the value it goes with reaches the state.

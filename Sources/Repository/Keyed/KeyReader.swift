@@ -23,6 +23,9 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
     /// Told each time the read has no fetch of its own on the way any more, after everything
     /// that fetch delivered (or, for a read that starts none, once the tiers answered).
     var reportCaughtUp: (@Sendable () -> Void)?
+    /// Told when the read starts a fetch after it gave a value (an invalidation's), which no
+    /// value it gave announced.
+    var reportRevalidating: (@Sendable () -> Void)?
     var lastVersion: UInt64 = 0
     /// The last value given, while it said a fetch was on the way (to give again when the fetch
     /// ends unchanged). Not kept otherwise: a reader holding the list would make every edit of
@@ -90,6 +93,12 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
         fetching = repository.fetchTask(key, unlessWrittenAfter: seen, reportingTo: subscriber)
     }
 
+    /// Starts a fetch for an invalidation, and says so when a value was given.
+    private mutating func startRevalidation() {
+        startFetch()
+        if hasShown { reportRevalidating?() }
+    }
+
     /// Takes in one delivery of the key.
     mutating func receive(_ delivery: Delivery) async {
         switch delivery {
@@ -97,13 +106,13 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
             // NB: a read that never fetches is not a reason to fetch.
             guard policy != .returnCacheDontLoad else { return }
             invalidation = max(invalidation, count)
-            if fetching == nil { startFetch() }
+            if fetching == nil { startRevalidation() }
         case .fetchEnded(let end):
             fetching = nil
             await settle(end)
             // NB: a fetch whose request started before the last invalidation is followed by one
             // more (every reader joins the same one).
-            if let started = end.invalidationCount, started < invalidation { startFetch() }
+            if let started = end.invalidationCount, started < invalidation { startRevalidation() }
             if fetching == nil { reportCaughtUp?() }
         default:
             deliver(delivery)

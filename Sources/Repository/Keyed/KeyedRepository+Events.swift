@@ -24,15 +24,18 @@ extension KeyedRepository {
     /// The steps of a read of `key` with `policy`: its events, and
     /// ``ReadStep/fetchingWithoutValue`` when it found nothing to show and fetches.
     func steps(for key: Key, policy: CachePolicy) -> AsyncStream<ReadStep<Value>> {
-        read(key, policy: policy, as: { .event($0) }, fetchingWithoutValue: .fetchingWithoutValue, caughtUp: .caughtUp)
+        read(
+            key, policy: policy, as: { .event($0) }, fetchingWithoutValue: .fetchingWithoutValue, caughtUp: .caughtUp,
+            revalidating: .revalidating)
     }
 
     /// A read of `key` with `policy`, started now, each event made an `Event` by `wrap`;
     /// `announcement`, when given, is yielded when the read found nothing to show and fetches;
-    /// `caughtUp`, when given, each time the read has no fetch on the way any more.
+    /// `caughtUp`, when given, each time the read has no fetch on the way any more;
+    /// `revalidating`, when given, when it starts a fetch that no value it gave announced.
     private func read<Event: Sendable>(
         _ key: Key, policy: CachePolicy, as wrap: @escaping @Sendable (CacheEvent<Value>) -> Event,
-        fetchingWithoutValue announcement: Event?, caughtUp: Event? = nil
+        fetchingWithoutValue announcement: Event?, caughtUp: Event? = nil, revalidating: Event? = nil
     ) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let channel = checkOutChannel(for: key)
@@ -44,6 +47,7 @@ extension KeyedRepository {
                 repository: self, key: key, policy: policy, channel: channel, subscriber: subscriber
             ) { continuation.yield(wrap($0)) }
             if let caughtUp { reader.reportCaughtUp = { continuation.yield(caughtUp) } }
+            if let revalidating { reader.reportRevalidating = { continuation.yield(revalidating) } }
             let announce: (() -> Void)? = announcement.map { event in { continuation.yield(event) } }
             await reader.start(announcing: announce)
             // NB: the key's writes buffer in `deliveries` while the tiers are read, and reach
