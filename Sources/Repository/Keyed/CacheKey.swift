@@ -3,8 +3,8 @@ import Foundation
 /// A key of a ``KeyedRepository``: any `Hashable & Sendable` value with a stable text form
 /// for the disk tier.
 ///
-/// An `Encodable` key gets its text form for free: its JSON with sorted keys, which is the
-/// same in every run and on every platform. `String` (its text, unquoted), `Int` and `UUID`
+/// An `Encodable` key gets its text form for free: its JSON with sorted keys, what a `Set` in it
+/// holds sorted too, which is the same in every run and on every platform. `String` (its text, unquoted), `Int` and `UUID`
 /// (its `uuidString`) conform here.
 ///
 /// ```swift
@@ -23,12 +23,14 @@ public protocol CacheKey: Hashable, Sendable {
 }
 
 extension CacheKey where Self: Encodable {
-    /// The key's JSON, with sorted keys.
+    /// The key's JSON, with sorted keys; what a `Set` in it holds (and a `Dictionary` whose keys
+    /// encode as a list) sorted too.
     public var persistentKey: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return String(describing: self) }
-        return String(decoding: data, as: UTF8.self)
+        guard let text = try? sortedJSONText(self) else { return String(describing: self) }
+        // NB: a set comes in the order of the process's hash seed, which changes from run to run
+        // and between two equal sets: a key with a list in it is written in one order.
+        if text.contains("["), let canonical = try? CanonicalKeyText.text(of: self) { return canonical }
+        return text
     }
 }
 
@@ -37,10 +39,7 @@ extension CacheKey {
     /// `String` quoted), else its ``persistentKey``. Entries stored under it are moved on read.
     var legacyPersistentKey: String {
         guard let encodable = self as? any Encodable else { return persistentKey }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(encodable) else { return String(describing: self) }
-        return String(decoding: data, as: UTF8.self)
+        return (try? sortedJSONText(encodable)) ?? String(describing: self)
     }
 }
 
