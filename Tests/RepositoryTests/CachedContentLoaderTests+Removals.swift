@@ -66,15 +66,4 @@ extension CachedContentLoaderTests {
         #expect(try await recorder.states(count: 3).last == .success("saved"))
         #expect(loader.calls.isEmpty)
     }
-
-    @Test func aNetworkFirstFailureWithNothingCachedStaysAnError() async throws {
-        let loader = ControlledLoader<String, String>()
-        let model = CachedContentLoader(
-            repository: KeyedRepository<String, String>(fetch: loader.load), policy: .loadElseReturnCache)
-        let refresh = model.refresh("a")
-        loader.complete(try await loader.call(0), throwing: URLError(.notConnectedToInternet))
-        let state = await refresh.completed()
-        #expect(state.phase == .error, "the error is not hidden by the empty cache: \(state)")
-        #expect(model.state.phase == .error)
-    }
 }

@@ -29,7 +29,9 @@ import Observation
 /// ``CachePolicy/returnCacheDontLoad`` miss, or a removal: ``KeyedRepository/remove(_:)``,
 /// ``KeyedRepository/removeAll()``, or ``ElementStore/remove(id:)`` of a detail) makes the state
 /// `empty`, dropping what was shown, and the read goes on: a later save of the key is shown.
-/// A ``CachePolicy/loadElseReturnCache`` fetch that fails with nothing cached stays `error`.
+/// A ``CachePolicy/loadElseReturnCache`` fetch that fails shows the cached value with the
+/// error beside it (`error(_, previous:)`), never a blank `error` first; with nothing cached,
+/// the state stays `error`.
 @MainActor
 open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: ContentLoadingViewModel<Key, Value> {
     /// Where the values come from.
@@ -83,40 +85,23 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
     /// Reads `key` with ``policy``: its values and errors, until the next refresh.
     open override func producer(for key: Key) -> ContentProducer<Value> {
         currentRead += 1
-        let read = currentRead
+        let readNumber = currentRead
         let steps = repository.steps(for: key, policy: policy)
+        let policy = policy
         return .reporting { [weak self] load in
-            var shown = false
-            var failed = false
+            var read = CachedRead<Value>(policy: policy)
             for await step in steps {
-                switch step {
-                case .fetchingWithoutValue:
-                    await load.showLoading()
-                case .revalidating:
-                    if shown { await self?.setRefreshing(true, for: read) }
-                case .caughtUp:
-                    await self?.setRefreshing(false, for: read)
-                    await load.caughtUp()
-                case .event(.value(let cached)):
-                    // NB: `isRefreshing` changes before the value it goes with reaches the state.
-                    await self?.setRefreshing(cached.isRefreshing, for: read)
-                    // NB: a value a fetch found unchanged (a 304) is the one shown: not sent again.
-                    if cached.isUnchanged && shown { continue }
-                    (shown, failed) = (true, false)
-                    await load.send(.value(cached.value))
-                case .event(.error(let error)):
-                    await self?.setRefreshing(false, for: read)
-                    failed = true
-                    await load.send(.error(error))
-                case .event(.noValue):
-                    await self?.setRefreshing(false, for: read)
-                    // NB: a removal drops what was shown; a failed fetch with nothing cached
-                    // (a network-first read) keeps its error. The read goes on either way.
-                    if shown || !failed { await load.clear() }
-                    shown = false
+                for action in read.actions(for: step) {
+                    switch action {
+                    case .send(let event): await load.send(event)
+                    case .clear: await load.clear()
+                    case .showLoading: await load.showLoading()
+                    case .caughtUp: await load.caughtUp()
+                    case .refreshing(let refreshing): await self?.setRefreshing(refreshing, for: readNumber)
+                    }
                 }
             }
-            await self?.setRefreshing(false, for: read)
+            await self?.setRefreshing(false, for: readNumber)
         }
     }
 
