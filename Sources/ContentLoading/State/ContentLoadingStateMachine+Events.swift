@@ -12,7 +12,10 @@ extension ContentLoadingStateMachine {
             storedLastInput = input
             return .start(begin(input, as: issue(), defersLoading: defersLoading), cancelling: nil)
         }
-        switch policy {
+        // NB: a load that caught up (an observation that goes on after its refresh completed)
+        // works on no refresh: there is nothing to join or to wait for, so it is replaced.
+        let isCaughtUp = lastCompleted.map { running <= $0 } ?? false
+        switch isCaughtUp ? .latestWins : policy {
         case .latestWins:
             storedLastInput = input
             return .start(begin(input, as: issue(), defersLoading: defersLoading), cancelling: running)
@@ -106,6 +109,18 @@ extension ContentLoadingStateMachine {
         else { return false }
         markCompleted(id)
         return true
+    }
+
+    /// Starts the refresh queued behind load `id` once `id` has caught up (``caughtUp(from:)``):
+    /// an observation that goes on after its refresh completed works on no refresh, so the
+    /// queued one replaces it now instead of waiting for an end that may never come.
+    ///
+    /// - Returns: The load to start (the caller cancels `id`'s work), or `nil` when no refresh
+    ///   is queued, `id` is not the running load, or it has not caught up.
+    @inlinable public mutating func startQueued(afterCatchUpOf id: LoadID) -> LoadRequest? {
+        guard id == activeLoad, lastCompleted.map({ id <= $0 }) == true, let next = queued else { return nil }
+        queued = nil
+        return begin(next.input, as: next.id, defersLoading: next.defersLoading)
     }
 
     /// Load `id` finished. If it never produced a value the state becomes `empty`: the

@@ -104,9 +104,13 @@ extension ContentLoadingViewModel {
         if machine.showLoading(from: id) { publish() }
     }
 
-    /// Load `id`, which goes on running, caught up with what its refresh asked for.
+    /// Load `id`, which goes on running, caught up with what its refresh asked for: a refresh
+    /// queued behind it starts now.
     @inlinable func caughtUp(_ id: LoadID) {
-        if machine.caughtUp(from: id) { publish() }
+        let changed = machine.caughtUp(from: id)
+        let next = machine.startQueued(afterCatchUpOf: id)
+        if let next { start(next) }
+        if changed || next != nil { publish() }
     }
 
     /// Load `id`, which goes on running, found that its source holds no value now.

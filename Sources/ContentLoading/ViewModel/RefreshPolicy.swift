@@ -10,11 +10,20 @@ public enum RefreshPolicy: Sendable, Hashable {
     /// never reaches the state, whatever order the loads finish in. The default.
     case latestWins
     /// Ignore the new refresh; its handle waits for the running load to settle.
+    ///
+    /// A load that goes on after it caught up with its refresh (``LoadReporter/caughtUp()``:
+    /// a cached loader's read, observing its key) is not joined once it has: the new refresh
+    /// replaces it, as with ``latestWins``.
     case joinInFlight
     /// Run the new refresh after the running load finishes. Only the newest queued input
     /// is kept: a later refresh replaces an earlier queued one.
     ///
-    /// - Important: A multi-value producer that never finishes (a store observation) never
-    ///   lets a queued refresh run; use ``latestWins`` for such loaders.
+    /// A load that goes on after it caught up with its refresh (``LoadReporter/caughtUp()``)
+    /// counts as finished from then: a queued refresh starts when it catches up, and a refresh
+    /// made after that starts at once, replacing it.
+    ///
+    /// - Important: A multi-value producer that never finishes and never catches up (a store
+    ///   observation made with ``ContentProducer/values(_:)``) never lets a queued refresh run;
+    ///   use ``latestWins`` for such loaders.
     case enqueueLatest
 }
