@@ -58,6 +58,12 @@ struct ContactsScreenTests {
         #expect(screen.display == ContactsScreen.Display())
     }
 
+    @Test func emptyAfterContactsClearsTheFields() {
+        screen.render(.success(contacts))
+        screen.render(.empty)
+        #expect(screen.display == ContactsScreen.Display(), "no removed contact left on screen, no call to it")
+    }
+
     @Test func contactWithoutPhoneDisablesTheCallButton() {
         screen.render(.success([SellerContacts(address: "Somewhere", order: 1, phone: nil)]))
         #expect(!screen.isCallEnabled)

@@ -7,7 +7,8 @@ import Observation
 /// It renders each state of its loader:
 /// - `success`: fills ``phoneText`` and ``addressText`` from the first contact (lowest order)
 ///   and enables the call button when there is a phone number; presents no alert.
-/// - `empty`: presents no alert and fills nothing.
+/// - `empty`: presents no alert and shows no contact: the fields are cleared and the call
+///   button disabled.
 /// - `error`: presents a `Message` titled "Could not load contacts" with the
 ///   error's text and one "OK" action on ``messages`` (and in ``alert``); the fields keep what
 ///   they showed.
@@ -96,7 +97,10 @@ public final class ContactsScreen {
         case .error(let error, _):
             messages.present(Message(error: error, title: "Could not load contacts"))
             display.alert = messages.presented
-        case .unloaded, .loading, .empty:
+        case .empty:
+            // NB: nothing to show: a contact shown before (since removed) is not left on screen.
+            (display.phoneText, display.addressText, display.isCallEnabled) = ("", "", false)
+        case .unloaded, .loading:
             break
         }
         displays.send(display)
