@@ -34,6 +34,15 @@ struct SQLiteStoreTests {
         #expect(try await SQLiteStore<Note>(.file(path: path)).fetchAll() == notes(0..<2))
     }
 
+    @Test(arguments: ["", ":memory:"])
+    func aFilePathThatNamesNoFileIsRefused(_ path: String) throws {
+        // NB: SQLite would open a temporary (or in-memory) database and lose every write.
+        let error = try #require(throws: SQLiteError.self) { try DiskCache(.file(path: path)) }
+        #expect(error.operation == "open")
+        #expect(error.description.contains("it names no file (for a database in memory, use .inMemory)"))
+        #expect(throws: SQLiteError.self) { try SQLiteDatabase(.file(path: path)) }
+    }
+
     @Test func aBatchIsAllOrNothing() async throws {
         let store = try SQLiteStore<Note>(.inMemory)
         try await store.replaceAll(with: notes(0..<3), syncedAt: nil)

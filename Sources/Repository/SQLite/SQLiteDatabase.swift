@@ -15,7 +15,8 @@
 public final class SQLiteDatabase {
     /// Where the database lives.
     public enum Location: Sendable, Hashable {
-        /// A file, created when missing.
+        /// A file, created when missing. An empty path or `:memory:` names no file: opening
+        /// it throws.
         case file(path: String)
         /// A private in-memory database, gone when closed.
         case inMemory
@@ -47,6 +48,13 @@ public final class SQLiteDatabase {
         case .inMemory: path = ":memory:"
         }
         self.path = path
+        // NB: SQLite takes "" for a temporary database and ":memory:" for one in memory: a path
+        // read from a setting that came out empty would lose every write at the next launch.
+        if case .file = location, path.isEmpty || path == ":memory:" {
+            throw SQLiteError(
+                operation: "open", path: path.isEmpty ? "\"\"" : path, code: SQLITE_MISUSE,
+                message: "it names no file (for a database in memory, use .inMemory)")
+        }
         #if !canImport(SQLite3)
             // NB: the library is bound at run time (CSQLite.h): a machine without it gets this.
             if let failure = clk_sqlite3_load() {
