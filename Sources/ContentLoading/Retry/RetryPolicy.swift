@@ -90,9 +90,20 @@ public struct RetryPolicy: Sendable {
     public func backoff(after attempt: Int) -> Duration {
         var delay = initialDelay
         for _ in 1..<max(1, attempt) where delay < maximumDelay {
+            // NB: checked in floating point first: a product past the cap (a multiplier too
+            // large, infinite or not a number) is the cap, where Duration's integer arithmetic
+            // would trap.
+            let product = Self.seconds(of: delay) * multiplier
+            guard product.isFinite, product < Self.seconds(of: maximumDelay) else { return maximumDelay }
             delay = delay * multiplier
         }
         return min(max(delay, .zero), maximumDelay)
+    }
+
+    /// `duration` in seconds.
+    private static func seconds(of duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// The wait after failed attempt `attempt` whose error asked for `retryAfter`: the backoff

@@ -37,6 +37,16 @@ struct RetryPolicyTests {
             (1...5).map(policy.backoff(after:)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
     }
 
+    @Test(arguments: [Double.infinity, 1e300, .nan])
+    func aMultiplierPastWhatADurationHoldsWaitsTheCap(_ multiplier: Double) {
+        // NB: Duration's integer arithmetic traps on such a product (the process stopped).
+        let policy = RetryPolicy(
+            attempts: 5, initialDelay: .seconds(1), multiplier: multiplier, maximumDelay: .seconds(30))
+        #expect(policy.backoff(after: 1) == .seconds(1))
+        #expect(policy.backoff(after: 3) == .seconds(30))
+        #expect(policy.delay(after: 4, retryAfter: nil) <= .seconds(30))
+    }
+
     @Test func jitterStaysWithinItsShare() {
         func delay(_ jitter: RetryJitter, random: Double) -> Duration {
             RetryPolicy(initialDelay: .seconds(4), jitter: jitter, random: { random }).delay(after: 1, retryAfter: nil)
