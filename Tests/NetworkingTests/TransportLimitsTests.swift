@@ -77,6 +77,13 @@ struct TransportLimitsTests {
         #expect(error.description.contains("larger than the limit of 1 MiB"))
     }
 
+    @Test func limitsOfNoPracticalEndStillLoad() async throws {
+        // NB: FoundationNetworking takes a timeout in milliseconds in an Int: `.seconds(Int64.max)`
+        // (an app's "no limit") stopped the process as the load started.
+        let endless = TransportLimits(idleTimeout: .seconds(Int64.max), deadline: .seconds(Int64.max))
+        #expect(try await client(endless).data(from: server.url("trickle/40/0")).count == 40)
+    }
+
     @Test func aBodyWithinTheLimitIsServedWhole() async throws {
         let body = try await client(TransportLimits(maximumBodySize: 40)).data(from: server.url("trickle/40/0"))
         #expect(body.count == 40)

@@ -59,8 +59,11 @@ struct LoadWatchdog {
     }
 
     /// The session's own idle timeout for a load whose idle timeout is `idleTimeout`: whole
-    /// seconds, a second past it, so that the watchdog ends a quiet load first.
+    /// seconds, a second past it, so that the watchdog ends a quiet load first; at most 10^9
+    /// seconds (about 32 years).
     static func sessionTimeout(for idleTimeout: Duration) -> TimeInterval {
-        idleTimeout.seconds.rounded(.up) + 1
+        // NB: FoundationNetworking turns the timeout into milliseconds in an `Int`, which traps
+        // past 2^63 (an idle timeout of `.seconds(Int64.max)`, meaning "none").
+        min(max(idleTimeout.seconds.rounded(.up) + 1, 1), 1e9)
     }
 }
