@@ -62,6 +62,19 @@ extension AuthenticationTests {
         #expect(try await waiting.value == [Item(order: 3)], "the refresh went on for the others")
     }
 
+    @Test func aDeadlineOfNoPracticalEndWaitsForTheRefresh() async throws {
+        // NB: the wait's timer sleeps until the deadline: the standard library's clock traps on
+        // one past what an Int64 of seconds holds.
+        let (adapter, started, open) = heldRefresh()
+        let client = APIClient(transport: .urlSession(), adapter: adapter)
+        let url = fixture.server.url("protected/items.json")
+        let policy = RetryPolicy(attempts: 1, deadline: .seconds(Int64.max))
+        let loading = Task { try await policy.run { try await client.fetch([Item].self, from: url) } }
+        for await _ in started { break }
+        open()
+        #expect(try await loading.value == [Item(order: 3)])
+    }
+
     @Test func aRequestWhoseDeadlinePassesWhileTheRefreshRunsStopsWaiting() async throws {
         let (adapter, started, open) = heldRefresh()
         let client = APIClient(transport: .urlSession(), adapter: adapter)

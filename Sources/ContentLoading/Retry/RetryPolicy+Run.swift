@@ -1,3 +1,5 @@
+import ContentLoadingSupport
+
 extension RetryPolicy {
     /// Runs `operation`, and again after each transient failure, waiting between attempts,
     /// until it succeeds or ``attempts`` are made, or the next wait would end after the
@@ -42,7 +44,7 @@ extension RetryPolicy {
                 // NB: throws CancellationError when the task is cancelled during the wait; checked
                 // again after it, for a cancellation that came as the wait ended (a clock that
                 // wakes its sleeper as the cancellation arrives returns normally).
-                try await clock.sleep(for: wait)
+                try await clock.sleep(for: min(wait, .longestSleep))
                 try Task.checkCancellation()
                 attempt += 1
             }

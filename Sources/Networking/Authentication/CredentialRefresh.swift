@@ -61,7 +61,7 @@ final class CredentialRefresh: Sendable {
         return try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask { try await Self.outcome(of: signal) }
             group.addTask {
-                try await Task.sleep(until: deadline.end)
+                try await Task.sleep(until: min(deadline.end, .now + .longestSleep))
                 throw deadline.error
             }
             defer { group.cancelAll() }

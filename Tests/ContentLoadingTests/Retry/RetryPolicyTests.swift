@@ -131,6 +131,22 @@ struct RetryPolicyTests {
         #expect(clock.sleeperCount == 0)
     }
 
+    @Test func aWaitOfNoPracticalEndOnTheSystemClockWaitsUntilCancelled() async throws {
+        // NB: the standard library's clock traps on a deadline past what an Int64 of seconds
+        // holds: `.seconds(Int64.max)` (an app's "no cap", or a server's Retry-After under it)
+        // stopped the process as the wait began.
+        let (retrying, retried) = AsyncStream<Void>.makeStream()
+        let endless = Duration.seconds(Int64.max)
+        let policy = RetryPolicy(attempts: 2, initialDelay: endless, maximumDelay: endless, jitter: .none)
+            .onRetry { _ in retried.yield() }
+        let attempts = CountedAttempts(failing: [TransientFailure()])
+        let run = Task { try await policy.run { try attempts.run() } }
+        for await _ in retrying { break }
+        run.cancel()
+        await #expect(throws: CancellationError.self) { try await run.value }
+        #expect(attempts.count == 1)
+    }
+
     @Test func aWaitThatEndsAsTheCancellationComesStartsNoFurtherAttempt() async throws {
         let clock = UnhearingClock()
         let attempts = CountedAttempts(failing: [TransientFailure()])
