@@ -153,4 +153,22 @@ struct InMemoryStoreTests {
         #expect(try await observed.values(count: 4) == [[], notes(3..<5), notes(0..<2), notes(1..<2)])
         #expect(await store.lastSyncDate() == Date(timeIntervalSince1970: 5))
     }
+
+    @Test func elementsTheOrderPutsSideBySideComeInTheOrderTheyWereWritten() async throws {
+        // NB: they came in the order of the process's hash seed, which a write could change.
+        func same(_ ids: [Int]) -> [Note] { ids.map { Note(id: $0, title: "same") } }
+        let store = try InMemoryStore<Note>(sortedBy: { $0.title < $1.title }, elements: same(Array(0..<20)))
+        var ids = await store.fetchAll().map(\.id)
+        #expect(ids == Array(0..<20))
+        try await store.write(same([5] + Array(20..<40)))
+        ids = await store.fetchAll().map(\.id)
+        let expected: [Int] = Array(0..<5) + Array(6..<20) + [5] + Array(20..<40)
+        #expect(ids == expected, "rewritten: last")
+        try await store.write([Note(id: 7, title: "first")])
+        ids = await store.fetchAll().map(\.id)
+        #expect(ids.first == 7, "the order comes first")
+        try await store.replaceAll(with: same(Array((0..<30).reversed())), syncedAt: nil)
+        ids = await store.fetchAll().map(\.id)
+        #expect(ids == Array((0..<30).reversed()))
+    }
 }
