@@ -29,7 +29,7 @@ extension CacheKey where Self: Encodable {
         guard let text = try? sortedJSONText(self) else { return String(describing: self) }
         // NB: a set comes in the order of the process's hash seed, which changes from run to run
         // and between two equal sets: a key with a list in it is written in one order.
-        if text.contains("["), let canonical = try? CanonicalKeyText.text(of: self) { return canonical }
+        if text.contains("["), let canonical = try? CanonicalJSON.text(of: self) { return canonical }
         return text
     }
 }

@@ -11,12 +11,24 @@ extension ElementStore {
     }
 
     /// `element` encoded for its row.
-    static func encoded(_ element: Element) throws -> Data { try rowEncoder().encode(element) }
+    static func encoded(_ element: Element) throws -> Data { try encoded(element, by: rowEncoder()) }
+
+    /// `element` encoded for its row by `encoder`: its sorted JSON, what a `Set` in it holds
+    /// sorted too (``CanonicalJSON``), so that an equal value is the same bytes after a relaunch.
+    private static func encoded(_ element: Element, by encoder: JSONEncoder) throws -> Data {
+        let data = try encoder.encode(element)
+        // NB: a set or a dictionary written as a list is in brackets: without one, the sorted
+        // JSON is the canonical form already.
+        guard data.contains(UInt8(ascii: "[")), let canonical = try CanonicalJSON.text(of: element) else { return data }
+        return Data(canonical.utf8)
+    }
 
     /// `elements` encoded for their rows, each under its id's stable text form.
     func encoded(_ elements: [Element]) throws -> [DiskCache.EncodedElement] {
         let encoder = Self.rowEncoder()
-        return try elements.map { DiskCache.EncodedElement(id: $0.id.persistentKey, data: try encoder.encode($0)) }
+        return try elements.map {
+            DiskCache.EncodedElement(id: $0.id.persistentKey, data: try Self.encoded($0, by: encoder))
+        }
     }
 
     /// The elements whose ids `ids` (encoded) lists, in that order, from their stored `rows`

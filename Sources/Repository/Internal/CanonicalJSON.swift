@@ -1,20 +1,24 @@
 import Foundation
 
-/// A key's JSON in one form whatever the order of its unordered parts: what a `Set` holds, and a
-/// `Dictionary` whose keys encode as a list (any key type but `String`, `Int` and
+/// A value's JSON in one form whatever the order of its unordered parts: what a `Set` holds,
+/// and a `Dictionary` whose keys encode as a list (any key type but `String`, `Int` and
 /// `CodingKeyRepresentable` ones), comes in the order of the process's hash seed, which changes
 /// from run to run and between two equal sets. Here those elements (and entries) are sorted by
 /// their text, objects by their keys, and every value is written as `JSONEncoder` writes it.
-enum CanonicalKeyText {
+/// Keys (``CacheKey/persistentKey``) and element rows use it, so an equal value is the same
+/// text in every run.
+enum CanonicalJSON {
     /// The canonical text of `value`, or `nil` when it holds nothing unordered (its sorted JSON
     /// is then canonical already).
     ///
     /// - Throws: What encoding `value` throws.
     static func text(of value: some Encodable) throws -> String? {
-        let encoder = NodeEncoder(codingPath: [])
-        let node = try encoder.node(for: value)
-        guard encoder.context.sawUnordered else { return nil }
-        return node.text
+        // NB: first a walk that writes no text, which is most of the cost: most values hold no
+        // set, and their sorted JSON is the answer.
+        let walk = NodeEncoder(codingPath: [], context: EncodingContext(writesLeaves: false))
+        _ = try walk.node(for: value)
+        guard walk.context.sawUnordered else { return nil }
+        return try NodeEncoder(codingPath: []).node(for: value).text
     }
 }
 
@@ -62,7 +66,13 @@ private protocol UnorderedEncodable { static var order: Node.Order { get } }
 extension Set: UnorderedEncodable { fileprivate static var order: Node.Order { .sortedElements } }
 extension Dictionary: UnorderedEncodable { fileprivate static var order: Node.Order { .sortedPairs } }
 
-private final class EncodingContext { var sawUnordered = false }
+private final class EncodingContext {
+    /// Whether the leaves' text is written (a walk that only looks for sets writes none).
+    let writesLeaves: Bool
+    var sawUnordered = false
+
+    init(writesLeaves: Bool = true) { self.writesLeaves = writesLeaves }
+}
 
 /// Builds the ``Node`` of one value.
 private struct NodeEncoder: Encoder {
@@ -75,7 +85,7 @@ private struct NodeEncoder: Encoder {
     func node(for value: some Encodable) throws -> Node {
         if value is Date || value is Data || value is URL || value is Decimal {
             // NB: JSONEncoder writes these in forms of its own, not as they encode themselves.
-            node.leaf = try sortedJSONText(value)
+            if context.writesLeaves { node.leaf = try sortedJSONText(value) }
             return node
         }
         try value.encode(to: self)
@@ -153,7 +163,7 @@ private struct SingleNode: SingleValueEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws {
         if value is String || value is Bool || value is any Numeric {
             // NB: JSONEncoder refuses a non-finite number: thrown, as it throws it.
-            encoder.node.leaf = try sortedJSONText(value)
+            if encoder.context.writesLeaves { encoder.node.leaf = try sortedJSONText(value) }
         } else {
             let inner = try encoder.child(nil).node(for: value)
             (encoder.node.fields, encoder.node.elements, encoder.node.leaf, encoder.node.order) = (
