@@ -45,11 +45,22 @@ import Testing
     }
 
     @Test func aNetworkFirstFailureWithNothingCachedIsTheError() {
-        let steps: [ReadStep<String>] = [.event(.error(Offline())), .event(.noValue), .event(.error(Offline()))]
+        let steps: [ReadStep<String>] = [
+            .fetchingWithoutValue, .event(.error(Offline())), .event(.noValue), .event(.error(Offline())),
+        ]
         #expect(
             Self.run(.loadElseReturnCache, steps) == [
-                "not refreshing", "not refreshing, error offline", "not refreshing, error offline",
+                "loading", "not refreshing", "not refreshing, error offline", "not refreshing, error offline",
             ], "not cleared; a later failure, which no fallback follows, is shown at once")
+    }
+
+    @Test func anUnreadableEntryBeforeANetworkFirstFetchIsShownAtOnce() {
+        struct Unreadable: Error, CustomStringConvertible { var description: String { "unreadable" } }
+        let steps: [ReadStep<String>] = [.event(.error(Unreadable())), .fetchingWithoutValue, Self.value("fetched")]
+        #expect(
+            Self.run(.loadElseReturnCache, steps) == [
+                "not refreshing, error unreadable", "loading", "not refreshing, value fetched",
+            ], "not held behind the fetched value")
     }
 
     @Test func aFailureOfAReadThatShowsAValueIsShownAtOnce() {

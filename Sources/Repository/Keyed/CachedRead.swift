@@ -19,17 +19,20 @@ struct CachedRead<Value: Sendable> {
 
     private var shown = false
     private var failed = false
-    /// Whether the read's first failure will be followed by the tiers' answer (a
-    /// ``CachePolicy/loadElseReturnCache`` read that has shown nothing), and that failure.
-    private var awaitsFallback: Bool
+    private let isNetworkFirst: Bool
+    /// Whether the fetch's failure will be followed by the tiers' answer (a
+    /// ``CachePolicy/loadElseReturnCache`` read that fetches and has shown nothing), and that
+    /// failure. An error before the fetch (an unreadable entry) is shown at once.
+    private var awaitsFallback = false
     private var heldError: (any Error)?
 
-    init(policy: CachePolicy) { awaitsFallback = policy == .loadElseReturnCache }
+    init(policy: CachePolicy) { isNetworkFirst = policy == .loadElseReturnCache }
 
     /// What `step` asks of the model, in order.
     mutating func actions(for step: ReadStep<Value>) -> [Action] {
         switch step {
         case .fetchingWithoutValue:
+            if isNetworkFirst && !shown { awaitsFallback = true }
             return [.showLoading]
         case .revalidating:
             return shown ? [.refreshing(true)] : []
