@@ -21,7 +21,7 @@ where Element.ID: CacheKey {
 
     init(store: ElementStore<Element>) {
         self.store = store
-        rows = DiskTier(cache: store.disk, namespace: "[\(store.type)] by \(String(reflecting: Key.self))|")
+        rows = DiskTier(cache: store.disk, namespace: "[\(store.type)] by \(storedTypeName(Key.self))|")
     }
 
     private var cache: DiskCache { store.disk }

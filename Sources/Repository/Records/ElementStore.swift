@@ -29,8 +29,8 @@ import Foundation
 public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sendable where Element.ID: CacheKey {
     /// The file the elements are stored in.
     public let disk: DiskCache
-    /// The name element rows are stored under: the element type's name.
-    let type = String(reflecting: Element.self)
+    /// The name element rows are stored under: the element type's name (``storedTypeName(_:)``).
+    let type = storedTypeName(Element.self)
     /// The wall clock element writes are stamped with.
     let now: @Sendable () -> Date
     /// The listeners, versions and request actions, shared by every store of the type over
@@ -59,7 +59,7 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
         self.disk = disk
         self.now = now
         shared =
-            disk.shared("element store \(String(reflecting: Element.self))", ElementStoreShared<Element>.init)
+            disk.shared("element store \(storedTypeName(Element.self))", ElementStoreShared<Element>.init)
             ?? ElementStoreShared()
     }
 

@@ -14,7 +14,7 @@ struct DiskTier<Key: CacheKey, Value: Codable & Sendable>: PersistentTier {
     /// which no type name contains.
     let namespace: String
 
-    init(cache: DiskCache, namespace: String = "\(String(reflecting: Value.self))|") {
+    init(cache: DiskCache, namespace: String = "\(storedTypeName(Value.self))|") {
         self.cache = cache
         self.namespace = namespace
     }

@@ -88,8 +88,11 @@ public protocol Mutation<Element, Environment>: Codable, Sendable {
 }
 
 extension Mutation {
-    /// The type's name.
-    public static var mutationName: String { String(reflecting: Self.self) }
+    /// The type's name, as `String(reflecting:)` gives it, without the address the runtime
+    /// prints for a type declared `private` or inside a function, which changes at every launch
+    /// (`App.(private).Rename`). Two such types of one name in one module have one name: give
+    /// one a name of its own.
+    public static var mutationName: String { storedTypeName(Self.self) }
 
     /// The server wins.
     public func resolve(_ conflict: MutationConflict<Element>) -> ConflictResolution { .serverWins }
