@@ -50,6 +50,19 @@ import Testing
             "an array keeps its order; a set's elements and a list-written dictionary's entries are sorted")
     }
 
+    @Test func aPartThatEncodesNothingIsAnEmptyObjectAsJSONEncoderWritesIt() {
+        struct Nothing: Codable, Hashable {
+            init() {}
+            init(from decoder: any Decoder) throws {}
+            func encode(to encoder: any Encoder) throws {}
+        }
+        struct Filter: CacheKey, Codable {
+            let tags: Set<Int>
+            let nothing: Nothing
+        }
+        #expect(Filter(tags: [2, 1], nothing: Nothing()).persistentKey == #"{"nothing":{},"tags":[1,2]}"#)
+    }
+
     @Test func aKeyWithNothingUnorderedKeepsItsSortedJSON() throws {
         let key = Everything(
             date: Date(timeIntervalSinceReferenceDate: 12.5), data: Data([1, 2, 3]), url: URL(string: "https://a.b/c")!,

@@ -33,6 +33,8 @@ private final class Node {
 
     var text: String {
         if let leaf { return leaf }
+        // NB: a value that encoded nothing is an empty object, as JSONEncoder writes it.
+        if fields == nil && elements == nil { return "{}" }
         if let fields {
             // NB: a string always encodes.
             let sorted = fields.map { (name: (try? sortedJSONText($0.key)) ?? "", value: $0.value.text) }
