@@ -70,7 +70,7 @@ public enum SellerContactsCommand {
 
     /// A duration in seconds with one decimal: "12.5 s".
     nonisolated static func spokenSeconds(_ duration: Duration) -> String {
-        let tenths = (Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) * 10
+        let tenths = duration.seconds * 10
         return "\(Double(tenths.rounded()) / 10) s"
     }
 

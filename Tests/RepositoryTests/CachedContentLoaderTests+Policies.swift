@@ -8,12 +8,21 @@ import Testing
 /// policy starts a new read once the running one caught up: with `joinInFlight` or
 /// `enqueueLatest`, another key was never shown, and `enqueueLatest`'s handle never settled.
 extension CachedContentLoaderTests {
-    @Test(arguments: [RefreshPolicy.latestWins, .joinInFlight, .enqueueLatest])
-    func aRefreshAfterTheReadCaughtUpReadsAgain(_ refreshPolicy: RefreshPolicy) async throws {
+    /// A model that reads with `returnCacheElseLoad` and refreshes with `refreshPolicy`, and the
+    /// fetch the test completes.
+    func readingModel(refreshPolicy: RefreshPolicy) -> (
+        CachedContentLoader<String, String>, ControlledLoader<String, String>
+    ) {
         let loader = ControlledLoader<String, String>()
         let model = CachedContentLoader(
             repository: KeyedRepository<String, String>(fetch: loader.load), policy: .returnCacheElseLoad,
             refreshPolicy: refreshPolicy)
+        return (model, loader)
+    }
+
+    @Test(arguments: [RefreshPolicy.latestWins, .joinInFlight, .enqueueLatest])
+    func aRefreshAfterTheReadCaughtUpReadsAgain(_ refreshPolicy: RefreshPolicy) async throws {
+        let (model, loader) = readingModel(refreshPolicy: refreshPolicy)
         let first = model.refresh("a")
         loader.complete(try await loader.call(0), returning: "A")
         #expect(await first.completed() == .success("A"))
@@ -24,10 +33,7 @@ extension CachedContentLoaderTests {
     }
 
     @Test func aRefreshQueuedWhileTheReadFetchesRunsWhenTheFetchHasEnded() async throws {
-        let loader = ControlledLoader<String, String>()
-        let model = CachedContentLoader(
-            repository: KeyedRepository<String, String>(fetch: loader.load), policy: .returnCacheElseLoad,
-            refreshPolicy: .enqueueLatest)
+        let (model, loader) = readingModel(refreshPolicy: .enqueueLatest)
         _ = model.refresh("a")
         let fetchOfA = try await loader.call(0)
         let queued = model.refresh("b")
@@ -37,10 +43,7 @@ extension CachedContentLoaderTests {
     }
 
     @Test func aRefreshWhileTheReadFetchesJoinsTheFetch() async throws {
-        let loader = ControlledLoader<String, String>()
-        let model = CachedContentLoader(
-            repository: KeyedRepository<String, String>(fetch: loader.load), policy: .returnCacheElseLoad,
-            refreshPolicy: .joinInFlight)
+        let (model, loader) = readingModel(refreshPolicy: .joinInFlight)
         let first = model.refresh("a")
         let fetch = try await loader.call(0)
         let joined = model.refresh("a")

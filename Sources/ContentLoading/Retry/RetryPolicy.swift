@@ -1,3 +1,5 @@
+import ContentLoadingSupport
+
 /// How a failed load is tried again: how many attempts, how long to wait between them
 /// (exponential backoff with jitter, on an injected clock), and which failures are worth it.
 ///
@@ -93,17 +95,11 @@ public struct RetryPolicy: Sendable {
             // NB: checked in floating point first: a product past the cap (a multiplier too
             // large, infinite or not a number) is the cap, where Duration's integer arithmetic
             // would trap.
-            let product = Self.seconds(of: delay) * multiplier
-            guard product.isFinite, product < Self.seconds(of: maximumDelay) else { return maximumDelay }
+            let product = delay.seconds * multiplier
+            guard product.isFinite, product < maximumDelay.seconds else { return maximumDelay }
             delay = delay * multiplier
         }
         return min(max(delay, .zero), maximumDelay)
-    }
-
-    /// `duration` in seconds.
-    private static func seconds(of duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// The wait after failed attempt `attempt` whose error asked for `retryAfter`: the backoff

@@ -130,11 +130,3 @@ extension TransportRequest {
         return request
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as `TimeInterval`.
-    var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

@@ -8,12 +8,15 @@ import Foundation
 /// Keys (``CacheKey/persistentKey``) and element rows use it, so an equal value is the same
 /// text in every run.
 enum CanonicalJSON {
-    /// The canonical text of `value`, or `nil` when it holds nothing unordered (its sorted JSON
-    /// is then canonical already).
+    /// The canonical text of `value`, whose sorted JSON is `sortedJSON`, or `nil` when it holds
+    /// nothing unordered (its sorted JSON is then canonical already).
     ///
     /// - Throws: What encoding `value` throws.
-    static func text(of value: some Encodable) throws -> String? {
-        // NB: first a walk that writes no text, which is most of the cost: most values hold no
+    static func text(of value: some Encodable, sortedJSON: some Sequence<UInt8>) throws -> String? {
+        // NB: a set or a dictionary written as a list is in brackets: without one, the sorted
+        // JSON is canonical, and nothing is encoded again.
+        guard sortedJSON.contains(UInt8(ascii: "[")) else { return nil }
+        // NB: then a walk that writes no text, which is most of the cost: most values hold no
         // set, and their sorted JSON is the answer.
         let walk = NodeEncoder(codingPath: [], context: EncodingContext(writesLeaves: false))
         _ = try walk.node(for: value)

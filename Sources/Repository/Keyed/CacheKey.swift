@@ -28,9 +28,8 @@ extension CacheKey where Self: Encodable {
     public var persistentKey: String {
         guard let text = try? sortedJSONText(self) else { return String(describing: self) }
         // NB: a set comes in the order of the process's hash seed, which changes from run to run
-        // and between two equal sets: a key with a list in it is written in one order.
-        if text.contains("["), let canonical = try? CanonicalJSON.text(of: self) { return canonical }
-        return text
+        // and between two equal sets.
+        return (try? CanonicalJSON.text(of: self, sortedJSON: text.utf8)) ?? text
     }
 }
 

@@ -17,9 +17,7 @@ extension ElementStore {
     /// sorted too (``CanonicalJSON``), so that an equal value is the same bytes after a relaunch.
     private static func encoded(_ element: Element, by encoder: JSONEncoder) throws -> Data {
         let data = try encoder.encode(element)
-        // NB: a set or a dictionary written as a list is in brackets: without one, the sorted
-        // JSON is the canonical form already.
-        guard data.contains(UInt8(ascii: "[")), let canonical = try CanonicalJSON.text(of: element) else { return data }
+        guard let canonical = try CanonicalJSON.text(of: element, sortedJSON: data) else { return data }
         return Data(canonical.utf8)
     }
 

@@ -235,7 +235,7 @@ public actor DiskCache {
     /// The `max-age` of `validators` in seconds, as stored; `nil` when it has none.
     static func storedMaxAge(_ validators: Validators) -> Double? {
         guard let maxAge = validators.freshness?.maxAge else { return nil }
-        return Double(maxAge.components.seconds) + Double(maxAge.components.attoseconds) / 1e18
+        return maxAge.seconds
     }
 
     /// The SQL for a row's version when it is a positive integer, NULL otherwise.

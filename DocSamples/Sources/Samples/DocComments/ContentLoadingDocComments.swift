@@ -524,14 +524,9 @@ extension ContentLoadingDocComments {
                 }
                 // end sample
         }
-    }
 
-    final class ClearingModel: ContentLoadingViewModel<String, [Contact]> {
-        let cache = ContactsCache()
-
-        init() { super.init { _ in [] } }
-
-        override func producer(for key: String) -> ContentProducer<[Contact]> {
+        /// A producer whose source says when its entry was removed.
+        func clearingProducer(for key: String) -> ContentProducer<[Contact]> {
             let cache = cache
             return
                 // sample: Sources/ContentLoading/ViewModel/LoadReporter.swift#2
