@@ -55,12 +55,25 @@ struct TransportLimitsTests {
     /// An idle timeout that is not whole seconds is kept: FoundationNetworking takes a request's
     /// timeout in whole seconds, rounded down, so under a second every load timed out within a
     /// millisecond (here, one answered in 50 ms), and 2.9 s was 2 s (one answered in 2.1 s).
-    /// The margins (900 and 800 ms) are for a busy machine, where an answer comes late.
+    /// The margins (900 and 800 ms) are for a busy machine, where an answer comes late. On one
+    /// busy enough (every test of the package at once on two cores, in CI) an answer once came
+    /// more than 800 ms late, so the answered load has three tries. The defect failed every one:
+    /// a timeout rounded down ends the load before its answer, which a busy machine only delays.
     @Test(arguments: [(idle: 950, answer: 50), (idle: 2_900, answer: 2_100)])
     func anIdleTimeoutThatIsNotWholeSecondsIsKept(idle: Int, answer: Int) async throws {
         let limits = TransportLimits(idleTimeout: .milliseconds(idle), deadline: .seconds(30))
-        let body = try await client(limits).data(from: server.url("slow/\(answer)"))
-        #expect(body == Data("[]".utf8), "a load answered in \(answer) ms stayed within the \(idle) ms idle timeout")
+        var body: Data?
+        var failures: [any Error] = []
+        while body == nil && failures.count < 3 {
+            do {
+                body = try await client(limits).data(from: server.url("slow/\(answer)"))
+            } catch {
+                failures.append(error)
+            }
+        }
+        #expect(
+            body == Data("[]".utf8),
+            "a load answered in \(answer) ms stayed within the \(idle) ms idle timeout: \(failures)")
         let url = server.url("slow/\(idle + 1_000)")
         let start = ContinuousClock.now
         let error = try await apiError { try await client(limits).data(from: url) }
