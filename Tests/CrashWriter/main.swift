@@ -22,6 +22,7 @@ guard arguments.count >= 4, let rows = Int(arguments[2]), let stopAt = Int(argum
     )
     exit(64)
 }
+exitWhenOrphaned()
 do {
     if arguments.count > 4, arguments[4] == "pages" { try await pageForever(path: arguments[1]) }
     if arguments.count > 4, arguments[4] == "outbox" { try await performForever(path: arguments[1], round: rows) }
