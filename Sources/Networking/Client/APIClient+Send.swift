@@ -1,3 +1,4 @@
+import ContentLoadingSupport
 import Foundation
 
 extension APIClient {

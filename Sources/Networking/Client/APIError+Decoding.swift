@@ -1,3 +1,4 @@
+import ContentLoadingSupport
 import Foundation
 
 extension APIError {
@@ -22,18 +23,6 @@ extension APIError {
             )
         @unknown default:
             self = .malformedJSON(url: url, reason: String(describing: error))
-        }
-    }
-}
-
-extension [any CodingKey] {
-    /// The path as a JSON path: `$` for the root, `[3]` for an index, `.name` for a key.
-    var jsonPath: String {
-        reduce("$") { path, key in
-            if let index = key.intValue, key.stringValue.hasPrefix("Index ") || key.stringValue == "\(index)" {
-                return path + "[\(index)]"
-            }
-            return path + "." + key.stringValue
         }
     }
 }

@@ -15,11 +15,14 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
     }
 
     /// What `error` says went wrong, for a cache error's reason: an SQLite failure with its
-    /// code, an element that does not decode with its id, else the error itself.
+    /// code, an element that does not decode or encode with its id, a value that does not
+    /// encode with the JSON path where it stopped, else the error itself.
     static func reason(_ error: any Error) -> String {
         switch error {
         case let error as SQLiteError: "\(error.message) (SQLite error \(error.code))"
         case let error as ElementRowsProblem: error.reason
+        case let error as ElementEncodingFailure: error.reason
+        case let error as EncodingError: "the value does not encode (\(error.whereAndWhy))"
         default: "\(error)"
         }
     }

@@ -22,10 +22,17 @@ extension ElementStore {
     }
 
     /// `elements` encoded for their rows, each under its id's stable text form.
+    ///
+    /// - Throws: ``ElementEncodingFailure`` naming the first element that does not encode.
     func encoded(_ elements: [Element]) throws -> [DiskCache.EncodedElement] {
         let encoder = Self.rowEncoder()
-        return try elements.map {
-            DiskCache.EncodedElement(id: $0.id.persistentKey, data: try Self.encoded($0, by: encoder))
+        return try elements.map { element in
+            let id = element.id.persistentKey
+            do {
+                return DiskCache.EncodedElement(id: id, data: try Self.encoded(element, by: encoder))
+            } catch {
+                throw ElementEncodingFailure(id: id, type: Element.self, error: error)
+            }
         }
     }
 
