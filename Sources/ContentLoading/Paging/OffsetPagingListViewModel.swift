@@ -52,6 +52,7 @@ open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: Paging
     ///   - clock: The clock that measures the content's age.
     ///   - prefetchDistance: How close to the end the next page starts loading. Defaults to 5.
     ///   - pageWindow: Keep at most this many pages, dropping the oldest (for endless feeds).
+    ///     `nil` (the default), or a number below 1, keeps every page.
     ///   - deduplicatingBy: A key under which an item already in the list is skipped when pages
     ///     overlap; `nil` keeps every item.
     ///   - loadPage: Loads up to `limit` items from `offset` for the input.

@@ -26,7 +26,7 @@ extension PagingListViewModel where Element: Identifiable, Element.ID: Sendable 
     ///   - clock: The clock that measures the content's age.
     ///   - prefetchDistance: How close to the end the next page starts loading. Defaults to 5.
     ///   - pageWindow: Keep at most this many pages, dropping the oldest; a dropped page comes
-    ///     back from the store.
+    ///     back from the store. `nil` (the default), or a number below 1, keeps every page.
     ///   - source: Where the pages come from and are kept.
     public convenience init(
         refreshPolicy: RefreshPolicy = .latestWins,

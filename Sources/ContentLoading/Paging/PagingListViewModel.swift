@@ -37,8 +37,8 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     /// How close to either end (in items) ``loadMoreIfNeeded(currentIndex:)`` starts the next
     /// (or previous) page.
     public var prefetchDistance: Int
-    /// At most this many pages are kept, or `nil` to keep all. Appending drops the first pages,
-    /// prepending the last; paging back that way loads them again.
+    /// At most this many pages are kept, or `nil` (or a number below 1) to keep all. Appending
+    /// drops the first pages, prepending the last; paging back that way loads them again.
     public let pageWindow: Int?
 
     let deduplicationKey: DeduplicationKey<Element>?
@@ -71,6 +71,7 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     ///   - clock: The clock that measures the content's age.
     ///   - prefetchDistance: How close to the end the next page starts loading. Defaults to 5.
     ///   - pageWindow: Keep at most this many pages, dropping the oldest (for endless feeds).
+    ///     `nil` (the default), or a number below 1, keeps every page.
     ///   - deduplicatingBy: A key (such as `{ $0.id }`) under which an item already in the list
     ///     is skipped when pages overlap; `nil` keeps every item. Within one page a repeated
     ///     key fails that page with ``DuplicateIDError`` (the kit's rule for duplicate ids).
@@ -112,6 +113,7 @@ open class PagingListViewModel<Input: Sendable, Element: Sendable, Cursor: Senda
     ///   - clock: The clock that measures the content's age.
     ///   - prefetchDistance: How close to the end the next page starts loading. Defaults to 5.
     ///   - pageWindow: Keep at most this many pages, dropping the oldest (for endless feeds).
+    ///     `nil` (the default), or a number below 1, keeps every page.
     ///   - deduplicatingBy: A key under which an item already in the list is skipped when pages
     ///     overlap; `nil` keeps every item.
     ///   - loadPage: Loads one page, as ``loadPage(_:cursor:)`` describes: the initial page when

@@ -137,6 +137,21 @@ struct PagingListViewModelTests {
         #expect(model.content?.pagesLoaded == 3)
     }
 
+    /// A window below 1 keeps every page, as no window does (documented on `pageWindow`).
+    @Test(arguments: [0, -1])
+    func aPageWindowBelowOneKeepsEveryPage(window: Int) async throws {
+        let model = ControlledPager(loader: loader, pageWindow: window)
+        let pageStates = StreamRecorder(model.nextPageStateUpdates)
+        try await loadFirstPage(model)
+        for (index, range) in [(1, 25..<50), (2, 50..<75)] {
+            model.loadNextPage()
+            loader.complete(try await loader.call(index), returning: page(range, next: range.upperBound))
+            _ = try await pageStates.values(count: 1 + 2 * index)
+        }
+        #expect(model.items.map(\.id) == Array(0..<75))
+        #expect(model.content?.pagesLoaded == 3)
+    }
+
     @Test func overlappingPagesAreDeduplicatedByID() async throws {
         let model = ControlledPager(loader: loader, deduplicate: true)
         let pageStates = StreamRecorder(model.nextPageStateUpdates)
