@@ -25,6 +25,18 @@ import Testing
         #expect(memory.entry(for: "d") == nil, "costlier than the whole limit")
     }
 
+    /// A count limit below 1 keeps no entry, as a cost limit of 0 does (every read goes to the
+    /// next tier); it stopped the process with a precondition failure.
+    @Test(arguments: [0, -1])
+    func aCountLimitBelowOneKeepsNothing(limit: Int) async throws {
+        let memory = MemoryCache<String, String>(countLimit: limit)
+        let repository = KeyedRepository<String, String>(memory: memory) { "fetched \($0)" }
+        try await repository.save("saved", for: "a")
+        #expect(memory.countLimit == 0)
+        #expect(memory.entry(for: "a") == nil)
+        #expect(try await repository.value(for: "a")?.value == "fetched a")
+    }
+
     @Test func concurrentUseKeepsTheLimits() async throws {
         let memory = MemoryCache<Int, Int>(countLimit: 50)
         let repository = KeyedRepository<Int, Int>(memory: memory) { $0 }

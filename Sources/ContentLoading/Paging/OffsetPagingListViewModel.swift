@@ -20,7 +20,9 @@ open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: Paging
     /// The `init(loadPage:)` function, or `nil` for a subclass that overrides ``loadPage(_:offset:limit:)``.
     private let offsetOperation: (@Sendable (Input, Int, Int) async throws -> OffsetPage<Element>)?
 
-    /// Creates an offset paging model; the other parameters are those of
+    /// Creates an offset paging model whose pages come from an override of
+    /// ``loadPage(_:offset:limit:)``, `pageSize` items each (more than 0: a precondition); the
+    /// other parameters are those of
     /// ``PagingListViewModel/init(refreshPolicy:lifetimeTrigger:initialInput:clock:prefetchDistance:pageWindow:deduplicatingBy:)``.
     public init(
         pageSize: Int = 25,
@@ -45,7 +47,8 @@ open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: Paging
     /// model can be released while a page loads. The list opens at offset 0.
     ///
     /// - Parameters:
-    ///   - pageSize: How many items a page requests. Defaults to 25.
+    ///   - pageSize: How many items a page requests. Defaults to 25. It must be more than 0 (a
+    ///     precondition: no offset follows a page of no items).
     ///   - refreshPolicy: What a refresh does while the first page loads.
     ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
     ///   - initialInput: The input lifetime refreshes use before the first refresh.

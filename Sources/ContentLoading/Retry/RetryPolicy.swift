@@ -24,7 +24,8 @@ import ContentLoadingSupport
 /// it (the load ends with ``RetryDeadlineExceeded`` instead), and the kit's http(s) transport
 /// ends an attempt that is still running when it passes.
 public struct RetryPolicy: Sendable {
-    /// The most attempts, the first included (1: never retry).
+    /// The most attempts, the first included (1: never retry; a number below 1 makes one
+    /// attempt too).
     public var attempts: Int
     /// The wait before the first retry, before jitter.
     public var initialDelay: Duration
@@ -47,7 +48,8 @@ public struct RetryPolicy: Sendable {
     /// Creates a policy.
     ///
     /// - Parameters:
-    ///   - attempts: The most attempts, the first included. Defaults to 3.
+    ///   - attempts: The most attempts, the first included. Defaults to 3. A number below 1
+    ///     is 1: the load is tried once.
     ///   - initialDelay: The wait before the first retry. Defaults to 1 second.
     ///   - multiplier: How much longer each wait is than the one before. Defaults to 2.
     ///   - maximumDelay: The longest wait. Defaults to 30 seconds.
@@ -66,8 +68,9 @@ public struct RetryPolicy: Sendable {
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         deadline: Duration? = nil
     ) {
-        precondition(attempts >= 1, "a retry policy makes at least one attempt")
-        self.attempts = attempts
+        // NB: `max`, not a precondition: an app's setting of 0 ("no retries") stopped the
+        // process, though a policy whose `attempts` is set to 0 later made one attempt.
+        self.attempts = max(attempts, 1)
         self.initialDelay = initialDelay
         self.multiplier = multiplier
         self.maximumDelay = maximumDelay

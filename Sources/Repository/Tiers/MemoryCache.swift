@@ -29,7 +29,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
-    /// The most entries kept.
+    /// The most entries kept (0: none).
     public let countLimit: Int
     /// The most total cost kept (an entry costlier than this alone is not kept at all).
     public let costLimit: Int
@@ -39,12 +39,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Creates a memory tier.
     ///
     /// - Parameters:
-    ///   - countLimit: The most entries kept; the least recently used go first.
+    ///   - countLimit: The most entries kept; the least recently used go first. 0 (or less)
+    ///     keeps none, as a `costLimit` of 0 does: every read goes to the next tier.
     ///   - costLimit: The most total cost kept. Defaults to no limit.
     ///   - cost: The cost of a value. Defaults to 1 for each.
     public init(countLimit: Int, costLimit: Int = .max, cost: @escaping @Sendable (Value) -> Int = { _ in 1 }) {
-        precondition(countLimit > 0, "a memory cache keeps at least one entry")
-        self.countLimit = countLimit
+        // NB: not a precondition: an app's 0 (`NSCache`'s "no limit") stopped the process.
+        self.countLimit = max(countLimit, 0)
         self.costLimit = costLimit
         self.cost = cost
     }

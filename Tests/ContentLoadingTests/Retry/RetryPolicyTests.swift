@@ -92,6 +92,17 @@ struct RetryPolicyTests {
         #expect(attempts.count == 1)
     }
 
+    /// A policy of fewer than one attempt tries the load once, as one whose `attempts` is set
+    /// to 0 later does; it stopped the process with a precondition failure.
+    @Test(arguments: [0, -3])
+    func fewerThanOneAttemptIsOne(attempts: Int) async throws {
+        let policy = RetryPolicy(attempts: attempts, clock: ManualClock())
+        #expect(policy.attempts == 1)
+        let counted = CountedAttempts(failing: [TransientFailure()])
+        await #expect(throws: (any Error).self) { try await policy.run { try counted.run() } }
+        #expect(counted.count == 1)
+    }
+
     @Test func aCancellationAndAnErrorThatSaysNothingAreNeverRetried() async throws {
         struct Opaque: Error {}
         for failure in [CancellationError(), Opaque()] as [any Error] {
