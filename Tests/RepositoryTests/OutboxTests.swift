@@ -179,7 +179,7 @@ struct OutboxTests {
     }
 
     @Test func aMutationThatNoLongerDecodesIsSetAsideAndTheQueueGoesOn() async throws {
-        var (_, lists, outbox) = try launch()
+        var (_, lists, outbox) = try launch(mutations: [AppendToPhone.self, SetPhone.self])
         try await lists.refresh("all")
         await server.setOnline(false)
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+old"))

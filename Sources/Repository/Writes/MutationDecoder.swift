@@ -16,6 +16,18 @@ where Element.ID: CacheKey {
         self.types = Dictionary(types.map { ($0.mutationName, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Why a mutation of `type` cannot be stored so that it reads back as itself, or `nil`
+    /// when it can: its type is not one the outbox was given, or another type given has its
+    /// stored name (the first given is the one read back).
+    func problem(storing type: any Mutation<Element, Environment>.Type) -> UnreadableMutationType? {
+        let name = type.mutationName
+        guard let registered = types[name] else {
+            return UnreadableMutationType(type: type, name: name, sharedWith: nil)
+        }
+        guard registered != type else { return nil }
+        return UnreadableMutationType(type: type, name: name, sharedWith: registered)
+    }
+
     /// The mutation `stored` holds, decoded as the type its name gives.
     ///
     /// - Throws: `UnknownMutation` when no type has its name; a `DecodingError` when its

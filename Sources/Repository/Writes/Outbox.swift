@@ -108,9 +108,16 @@ where Element.ID: CacheKey {
     /// sending it.
     ///
     /// - Throws: ``CacheError`` naming the file and the element when it cannot be stored: then
-    ///   nothing changed and nothing is sent.
+    ///   nothing changed and nothing is sent. Also when its type could not be read back from
+    ///   the file: a type not given in `mutations:` at the outbox's creation, or one whose
+    ///   ``Mutation/mutationName`` another type given has too.
     public func perform(_ mutation: some Mutation<Element, Environment>) async throws {
         let id = mutation.elementID
+        // NB: such a mutation was stored, never shown (the element's pending mutations are
+        // read back to show them) and set aside by the queue: the edit was lost without a word.
+        if let problem = decoder.problem(storing: type(of: mutation)) {
+            throw store.failure("perform a mutation of", id, problem)
+        }
         try await store.versions.sharing {
             let performedAt = store.now()
             let recorded: (version: UInt64, shown: Data?, sequence: Int)
