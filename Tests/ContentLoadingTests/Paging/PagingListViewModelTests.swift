@@ -124,22 +124,10 @@ struct PagingListViewModelTests {
         #expect(try await pageStates.values(count: 2).last == .endReached)
     }
 
-    @Test func pageWindowDropsTheOldestPages() async throws {
-        let model = ControlledPager(loader: loader, pageWindow: 2)
-        let pageStates = StreamRecorder(model.nextPageStateUpdates)
-        try await loadFirstPage(model)
-        for (index, range) in [(1, 25..<50), (2, 50..<75)] {
-            model.loadNextPage()
-            loader.complete(try await loader.call(index), returning: page(range, next: range.upperBound))
-            _ = try await pageStates.values(count: 1 + 2 * index)
-        }
-        #expect(model.items.map(\.id) == Array(25..<75))
-        #expect(model.content?.pagesLoaded == 3)
-    }
-
-    /// A window below 1 keeps every page, as no window does (documented on `pageWindow`).
-    @Test(arguments: [0, -1])
-    func aPageWindowBelowOneKeepsEveryPage(window: Int) async throws {
+    /// A window of 2 drops the oldest pages; one below 1 keeps every page, as no window does
+    /// (documented on `pageWindow`).
+    @Test(arguments: [(window: 2, shown: 25..<75), (window: 0, shown: 0..<75), (window: -1, shown: 0..<75)])
+    func pageWindowDropsTheOldestPages(window: Int, shown: Range<Int>) async throws {
         let model = ControlledPager(loader: loader, pageWindow: window)
         let pageStates = StreamRecorder(model.nextPageStateUpdates)
         try await loadFirstPage(model)
@@ -148,7 +136,7 @@ struct PagingListViewModelTests {
             loader.complete(try await loader.call(index), returning: page(range, next: range.upperBound))
             _ = try await pageStates.values(count: 1 + 2 * index)
         }
-        #expect(model.items.map(\.id) == Array(0..<75))
+        #expect(model.items.map(\.id) == Array(shown))
         #expect(model.content?.pagesLoaded == 3)
     }
 
