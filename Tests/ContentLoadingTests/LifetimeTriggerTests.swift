@@ -1,5 +1,6 @@
 import ContentLoading
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 @Suite struct LifetimeTriggerTests {
@@ -71,5 +72,51 @@ struct ViewModelLifetimeTriggerTests {
             lifetimeTrigger: .everyAppearance, initialInput: "start", load: loader.load)
         model.viewLifetime = .willAppear
         #expect(try await loader.call(0).input == "start")
+    }
+}
+
+/// A first load that defers `loading` is `unloaded` while it looks in its cache: lifetime
+/// events count it as running all the same.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct DeferredLoadLifetimeTests {
+    @Test func theCancelEventStopsAFirstLoadThatShowsNothingYet() async throws {
+        let loader = ControlledLoader<Int, Int>()
+        let model = CacheFirstModel(loader: loader, lifetimeTrigger: .everyAppearance, initialInput: 1)
+        model.viewLifetime = .willAppear
+        _ = try await loader.call(0)
+        #expect(model.state == .unloaded, "the load defers `loading`")
+        model.viewLifetime = .didDisappear
+        #expect(await yieldUntil { loader.pendingCalls.isEmpty }, "the disappearance cancelled the load")
+        #expect(model.state == .unloaded)
+        #expect(model.lastError == nil)
+    }
+
+    @Test func anAppearanceWhileAFirstLoadShowsNothingYetStartsNoOther() async throws {
+        let loader = ControlledLoader<Int, Int>()
+        let model = CacheFirstModel(loader: loader, lifetimeTrigger: .everyAppearance, initialInput: 1)
+        model.viewLifetime = .willAppear
+        let call = try await loader.call(0)
+        model.viewLifetime = .willAppear
+        loader.complete(call, returning: 10)
+        #expect(await yieldUntil { model.state == .success(10) })
+        #expect(loader.calls.count == 1, "the running load brings the content")
+    }
+}
+
+/// A model that defers `loading` and takes its one value from the test's loader.
+@MainActor
+private final class CacheFirstModel: ContentLoadingViewModel<Int, Int> {
+    let loader: ControlledLoader<Int, Int>
+
+    init(loader: ControlledLoader<Int, Int>, lifetimeTrigger: LifetimeTrigger, initialInput: Int) {
+        self.loader = loader
+        super.init(lifetimeTrigger: lifetimeTrigger, initialInput: initialInput)
+    }
+
+    override var defersLoading: Bool { true }
+    override func producer(for input: Int) -> ContentProducer<Int> {
+        let loader = loader
+        return .deferringLoading { send, _ in await send(.value(try await loader.load(input))) }
     }
 }

@@ -22,7 +22,11 @@ extension ContentLoadingViewModel {
 
     private func handleLifetimeEvent(_ event: ViewLifetime) {
         guard let lifetimeTrigger else { return }
-        switch lifetimeTrigger.decision(for: event, contentAge: contentAge, isLoading: storedState.isLoading) {
+        // NB: not `storedState.isLoading`: a first load that defers `loading` is `unloaded`
+        // while it reads its cache, and a cached loader's revalidation runs behind `success`.
+        // A cancel event let both run on, and an appearance started a second read beside them.
+        let isLoading = machine.hasUnsettledLoad || isRevalidating
+        switch lifetimeTrigger.decision(for: event, contentAge: contentAge, isLoading: isLoading) {
         case .refresh:
             if let input = machine.lastInput { refresh(input) }
         case .cancel:

@@ -13,6 +13,13 @@
 ///
 /// A lifetime refresh uses the most recent input (see ``ContentLoadingViewModel``). It does
 /// nothing while a load is already running: that load brings fresh content anyway.
+///
+/// A load is running, to both events, until it has settled (shown a value, failed or ended),
+/// including a first load that shows nothing while it looks in a cache (a model that
+/// ``ContentLoadingViewModel/defersLoading``), and while a cached loader revalidates the value
+/// it shows (`CachedContentLoader.isRefreshing`): the cancel event stops that fetch too, and
+/// the content stays. A load that has settled and goes on observing its source is not
+/// running: the cancel event leaves it, and the refresh event refreshes it.
 public struct LifetimeTrigger: Sendable, Hashable {
     /// The event that starts a refresh.
     public var refreshOn: ViewLifetime
@@ -53,7 +60,8 @@ public struct LifetimeTrigger: Sendable, Hashable {
     /// - Parameters:
     ///   - event: The lifetime event that arrived.
     ///   - contentAge: Time since a load last produced a value; `nil` when none has.
-    ///   - isLoading: Whether a load is running.
+    ///   - isLoading: Whether a load is running (one that has not settled, or a revalidation
+    ///     of what the model shows).
     public func decision(for event: ViewLifetime, contentAge: Duration?, isLoading: Bool) -> Decision {
         if event == cancelOn { return isLoading ? .cancel : .none }
         guard event == refreshOn, !isLoading else { return .none }

@@ -23,4 +23,11 @@ extension ContentLoadingStateMachine {
     @inlinable var isUnloaded: Bool {
         if case .unloaded = state { true } else { false }
     }
+
+    /// Whether a load runs that has not settled yet: the state is `loading`, or `unloaded`
+    /// while a load that defers `loading` looks in its cache.
+    var hasUnsettledLoad: Bool {
+        guard let activeLoad else { return false }
+        return lastSettled.map { $0 < activeLoad } ?? true
+    }
 }

@@ -85,6 +85,10 @@ open class ContentLoadingViewModel<Input: Sendable, Output: Sendable>: Observabl
         @exclusivity(unchecked) @usableFromInline final var hasStreams = false
     #endif
     var storedLifetimeEvent: ViewLifetime?
+    /// Whether the running load, settled on what it shows, still fetches for it: a cached
+    /// loader's revalidation (set by `CachedContentLoader`). A lifetime event counts it as a
+    /// running load (see ``LifetimeTrigger``).
+    package final var isRevalidating = false
     // NB: each key path is a `let` of its own: reading one from a struct of them retained and
     // released all three, several times in every publish.
     @usableFromInline final let stateKeyPath: KeyPath<ContentLoadingViewModel, ContentLoadingState<Output>> = \.state

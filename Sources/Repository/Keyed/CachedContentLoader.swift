@@ -22,6 +22,11 @@ import Observation
 /// refresh is done: its fetch ended and what it fetched is stored and shown. A pull-to-refresh
 /// spinner awaits `completed()`.
 ///
+/// A refresh with another key ends ``isRefreshing`` at once: the earlier key's revalidation is
+/// cancelled with its read. To a `LifetimeTrigger` a revalidation is a running load: its
+/// cancel event (`.everyAppearance` cancels on `didDisappear`) stops the fetch, content kept,
+/// and its refresh event does not start a second read beside it.
+///
 /// A first load stays `ContentLoadingState.unloaded` while the tiers are read (the disk tier
 /// off the main actor), so a cached value is the first state shown, with no blank `loading`
 /// before it; `loading(previous: nil)` appears only when nothing is cached and the read
@@ -43,6 +48,8 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
     /// The read whose values the model shows now; an older read's values do not change
     /// ``isRefreshing``.
     private var currentRead = 0
+    /// The key of the current read.
+    private var currentKey: Key?
 
     /// Whether a fetch of the shown key is on the way while the content shown is cached: the
     /// read's own revalidation, or one an invalidation of the key started
@@ -53,6 +60,8 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
             return storedIsRefreshing
         }
         set {
+            // NB: a lifetime event counts a revalidation as a running load (`cancelOn` stops it).
+            isRevalidating = newValue
             guard newValue != storedIsRefreshing else { return }
             registrar.withMutation(of: self, keyPath: \.isRefreshing) { storedIsRefreshing = newValue }
         }
@@ -86,6 +95,10 @@ open class CachedContentLoader<Key: CacheKey, Value: Codable & Sendable>: Conten
     open override func producer(for key: Key) -> ContentProducer<Value> {
         currentRead += 1
         let readNumber = currentRead
+        // NB: another key's read shows nothing of this one's revalidation, which the refresh
+        // cancels (a read of the same key says so again at its first value, if it joins it).
+        if key != currentKey { isRefreshing = false }
+        currentKey = key
         let steps = repository.steps(for: key, policy: policy)
         let policy = policy
         return .reporting { [weak self] load in

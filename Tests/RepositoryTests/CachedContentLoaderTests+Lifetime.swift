@@ -1,0 +1,66 @@
+import ContentLoading
+import ContentLoadingRepository
+import ContentLoadingTesting
+import Foundation
+import KitTestSupport
+import Testing
+
+/// A revalidation is a running load to the model's lifetime events, and belongs to the key it
+/// revalidates.
+extension CachedContentLoaderTests {
+    @Test func theCancelEventStopsTheRevalidationAndKeepsTheContent() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = KeyedRepository<String, String>(fetch: loader.load)
+        try await repository.save("cached", for: "a")
+        let model = CachedContentLoader(repository: repository, lifetimeTrigger: .everyAppearance, initialInput: "a")
+        model.viewLifetime = .willAppear
+        _ = try await loader.call(0)
+        try #require(await yieldUntil { model.state == .success("cached") })
+        #expect(model.isRefreshing)
+
+        model.viewLifetime = .didDisappear
+        #expect(await yieldUntil { loader.pendingCalls.isEmpty }, "the disappearance cancelled the fetch")
+        #expect(await yieldUntil { !repository.isFetching("a") })
+        #expect(!model.isRefreshing)
+        #expect(model.state == .success("cached"), "the content stays, with no error")
+
+        model.viewLifetime = .willAppear
+        loader.complete(try await loader.call(1), returning: "fetched")
+        #expect(await yieldUntil { model.state == .success("fetched") }, "the next appearance revalidates again")
+    }
+
+    @Test func anAppearanceDuringTheRevalidationStartsNoSecondRead() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = KeyedRepository<String, String>(fetch: loader.load)
+        try await repository.save("cached", for: "a")
+        let model = CachedContentLoader(repository: repository, lifetimeTrigger: .everyAppearance, initialInput: "a")
+        let recorder = StateRecorder(model)
+        model.viewLifetime = .willAppear
+        let call = try await loader.call(0)
+        try #require(await yieldUntil { model.state == .success("cached") })
+        model.viewLifetime = .willAppear
+        loader.complete(call, returning: "fetched")
+        #expect(try await recorder.states(count: 3) == [.unloaded, .success("cached"), .success("fetched")])
+        #expect(!model.isRefreshing)
+        #expect(loader.calls.count == 1)
+    }
+
+    @Test func anotherKeyShowsNothingOfTheEarlierKeysRevalidation() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = KeyedRepository<String, String>(fetch: loader.load)
+        try await repository.save("cached", for: "a")
+        let model = CachedContentLoader(repository: repository)
+        #expect(await model.refresh("a").settled() == .success("cached"))
+        #expect(model.isRefreshing)
+        _ = try await loader.call(0)
+
+        let refresh = model.refresh("b")
+        #expect(!model.isRefreshing, "nothing of b is cached: b loads, it does not refresh")
+        let call = try await loader.call(1)
+        #expect(model.state == .loading(previous: "cached"))
+        #expect(!model.isRefreshing)
+        loader.complete(call, returning: "fetched b")
+        #expect(await refresh.settled() == .success("fetched b"))
+        #expect(!model.isRefreshing)
+    }
+}
