@@ -72,6 +72,7 @@ import urllib.parse
 import argparse
 import http.server
 import os
+import socket
 import sys
 import threading
 import time
@@ -575,6 +576,11 @@ def main():
             for contact in json.load(f):
                 records["contacts/%d" % contact["order"]] = (1, json.dumps(contact).encode())
     http.server.ThreadingHTTPServer.allow_reuse_address = True
+    # NB: Python's listen backlog is 5; a client opening more connections at once than that
+    # (the kit's shared session has room for 32 to a host) met a full queue: SYNs dropped and
+    # sent again a second later, and connections reset. A production server listens with
+    # the system's limit.
+    http.server.ThreadingHTTPServer.request_queue_size = socket.SOMAXCONN
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.root = args.root
