@@ -1,10 +1,12 @@
 import ContentLoading
+import ContentLoadingSupport
 import Foundation
 
 /// A ``LocalStore`` in SQLite: one table of ``SQLiteRecord``s, observed, written in transactions.
 ///
 /// A file database runs in WAL mode: a process killed in the middle of a write leaves the
-/// previous data intact. All work happens on the store's actor, off the main actor.
+/// previous data intact. All work happens on the store's actor, off the main actor and off the
+/// cooperative pool (on a queue of the store's own).
 ///
 /// ```swift
 /// let store = try SQLiteStore<SellerContacts>(.file(path: "/var/db/contacts.sqlite"))
@@ -13,6 +15,12 @@ import Foundation
 public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
     /// The connection.
     let database: SQLiteDatabase
+    /// Where the store's work runs: a queue of its own, not the cooperative pool, whose few
+    /// threads a write waiting out another connection's lock would hold (see
+    /// ``SQLiteDatabase/busyTimeout``).
+    private nonisolated let executor = DispatchQueueExecutor(label: "ContentLoadingKit.SQLiteStore")
+    /// The store's executor (see `executor`).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     let observers = StoreObservers<Record>()
     /// Called with the number of rows written so far, every 1,000 rows of a write; for tests
     /// that need to act in the middle of a transaction.
