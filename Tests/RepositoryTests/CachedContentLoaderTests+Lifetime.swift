@@ -29,6 +29,23 @@ extension CachedContentLoaderTests {
         #expect(await yieldUntil { model.state == .success("fetched") }, "the next appearance revalidates again")
     }
 
+    @Test func anAppearanceRightAfterTheCancelEventRevalidatesAgain() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = KeyedRepository<String, String>(fetch: loader.load)
+        try await repository.save("cached", for: "a")
+        let model = CachedContentLoader(repository: repository, lifetimeTrigger: .everyAppearance, initialInput: "a")
+        model.viewLifetime = .willAppear
+        _ = try await loader.call(0)
+        try #require(await yieldUntil { model.state == .success("cached") && model.isRefreshing })
+
+        // The read the cancel stopped has not said so yet when the view appears again.
+        model.viewLifetime = .didDisappear
+        model.viewLifetime = .willAppear
+        loader.complete(try await loader.call(1), returning: "fetched")
+        #expect(await yieldUntil { model.state == .success("fetched") }, "the appearance started a read")
+        #expect(await yieldUntil { !model.isRefreshing })
+    }
+
     @Test func anAppearanceDuringTheRevalidationStartsNoSecondRead() async throws {
         let loader = ControlledLoader<String, String>()
         let repository = KeyedRepository<String, String>(fetch: loader.load)

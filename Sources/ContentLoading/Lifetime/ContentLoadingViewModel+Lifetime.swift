@@ -25,7 +25,9 @@ extension ContentLoadingViewModel {
         // NB: not `storedState.isLoading`: a first load that defers `loading` is `unloaded`
         // while it reads its cache, and a cached loader's revalidation runs behind `success`.
         // A cancel event let both run on, and an appearance started a second read beside them.
-        let isLoading = machine.hasUnsettledLoad || isRevalidating
+        // A revalidation counts only while its load does: a cancelled read says it stopped
+        // refreshing a hop later, and an appearance right after the cancel must refresh.
+        let isLoading = machine.hasUnsettledLoad || (isRevalidating && machine.activeLoad != nil)
         switch lifetimeTrigger.decision(for: event, contentAge: contentAge, isLoading: isLoading) {
         case .refresh:
             if let input = machine.lastInput { refresh(input) }
