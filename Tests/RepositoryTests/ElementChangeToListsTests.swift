@@ -34,4 +34,19 @@ struct ElementChangeToListsTests {
             #expect(list.isEmpty)
         }
     }
+
+    /// A list saved whole after an element change was written, whose change arrives after the
+    /// save has let its key go and before the save shares its own: the list keeps its own copy
+    /// of the element. It showed the older one while the file held the newer (found by
+    /// `ListHoldersInterleavingTests` under TSan: a list saved with element 1 while another
+    /// list with an older copy of it was being shared).
+    @Test func aListSavedWholeAfterAChangeKeepsItsCopyOfTheElement() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.inMemory))
+        let lists = KeyedRepository<String, [Contact]>(elements: store, memory: MemoryCache(countLimit: 1)) { _ in [] }
+        try await lists.save([Contact(id: 1, phone: "list y")], for: "y")
+        let older = ElementChange<Contact>(
+            saved: [Contact(id: 1, phone: "list x")], version: store.disk.latestVersion - 1, writtenAt: Date())
+        await store.versions.sharing { await store.share(older) }
+        #expect(lists.cachedValue(for: "y")?.value == [Contact(id: 1, phone: "list y")])
+    }
 }

@@ -20,13 +20,13 @@ extension KeyedRepository {
                     // has its elements already, and is never followed by this older one. An edit
                     // by a newer change of other elements is no reason to leave this one out.
                     guard !channel.wasWrittenWhole(after: change.version) else { return }
-                    var change = change.current()
-                    // NB: a removal took the element out of the lists in the file; only a write
-                    // of the list after it (memory may hold one the channel no longer recalls)
-                    // can have put it back.
-                    if let whole = memory.entry(for: key)?.wholeVersion, whole > change.version {
-                        (change.removed, change.removesAll) = (nil, false)
-                    }
+                    // NB: nor a list memory holds from a later write of it: the channel may no
+                    // longer recall that write (dropped once the write let the key go, before
+                    // the write shared its elements, which `current()` would then have told).
+                    // The write holds every element at least as new as this change: a saved
+                    // one is older, and a removed one was put back.
+                    if let whole = memory.entry(for: key)?.wholeVersion, whole > change.version { return }
+                    let change = change.current()
                     guard !change.isEmpty else { return }
                     // NB: the latest version the key has had: changes of different elements
                     // come in any order, and a reader given a later one still gets this edit.
