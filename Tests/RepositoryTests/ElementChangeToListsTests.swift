@@ -49,4 +49,23 @@ struct ElementChangeToListsTests {
         await store.versions.sharing { await store.share(older) }
         #expect(lists.cachedValue(for: "y")?.value == [Contact(id: 1, phone: "list y")])
     }
+
+    /// The same for a detail and its live reader: saved after an element change was written,
+    /// it keeps its value when the older change arrives after the save let its key go.
+    @Test func aDetailSavedAfterAChangeKeepsItsValue() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.inMemory))
+        let details = KeyedRepository<Int, Contact>(elements: store) { Contact(id: $0, phone: "fetched") }
+        try await details.save(Contact(id: 1, phone: "first"), for: 1)
+        let first = store.disk.latestVersion
+        try await details.save(Contact(id: 1, phone: "detail"), for: 1)
+        var reader = details.events(for: 1, policy: .returnCacheDontLoad).makeAsyncIterator()
+        #expect(await reader.next()?.summary == "memory:\(Contact(id: 1, phone: "detail"))")
+
+        let older = ElementChange<Contact>(saved: [Contact(id: 1, phone: "older")], version: first, writtenAt: Date())
+        await store.versions.sharing { await store.share(older) }
+        try await details.save(Contact(id: 1, phone: "newest"), for: 1)
+        #expect(details.cachedValue(for: 1)?.value == Contact(id: 1, phone: "newest"))
+        let next = await reader.next()?.summary
+        #expect(next == "local:\(Contact(id: 1, phone: "newest"))", "the older change is not shown")
+    }
 }
