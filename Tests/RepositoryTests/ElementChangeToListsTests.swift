@@ -68,4 +68,26 @@ struct ElementChangeToListsTests {
         let next = await reader.next()?.summary
         #expect(next == "local:\(Contact(id: 1, phone: "newest"))", "the older change is not shown")
     }
+
+    /// A fetch that finds a list unchanged confirms the value read before: an element change
+    /// older than the confirmation, still on its way, edits the list. It was left out: the
+    /// confirmation counted as a write of the whole list (found as a TSan failure of
+    /// `ElementStoreWriteTests.concurrentElementSavesAndListFetchesNeverLoseASave`: memory
+    /// "server a", the file "saved 10").
+    @Test func aListConfirmedAfterAChangeStillTakesIt() async throws {
+        let path = try temporaryCachePath()
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let lists = KeyedRepository<String, [Contact]>(elements: store) { _ in [Contact(id: 1, phone: "server")] }
+        try await lists.refresh("a")
+        // The save's row is in the file; its change has not reached the list yet.
+        let elsewhere = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        try await elsewhere.save(Contact(id: 1, phone: "saved"))
+        let saved = elsewhere.disk.latestVersion
+        try await lists.refresh("a")  // the same list: a confirmation, after the save
+        #expect(store.disk.latestVersion > saved)
+
+        let change = ElementChange<Contact>(saved: [Contact(id: 1, phone: "saved")], version: saved, writtenAt: Date())
+        await store.versions.sharing { await store.share(change) }
+        #expect(lists.cachedValue(for: "a")?.value == [Contact(id: 1, phone: "saved")])
+    }
 }
