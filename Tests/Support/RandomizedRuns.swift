@@ -10,7 +10,7 @@ import Foundation
 public enum RandomizedRuns {
     /// The number of runs for a suite whose full count is `full` and usual count `usual`.
     public static func count(full: Int, usual: Int) -> Int {
-        if ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" { return full }
+        if isFull { return full }
         return areFew ? max(10, usual / 10) : usual
     }
 
@@ -20,14 +20,16 @@ public enum RandomizedRuns {
     /// fast as usual, one suite passed its 3 minutes and two took 251 and 283 s of their 5,
     /// with no test stuck. A hang still ends the run.
     public static func timeLimit(minutes usual: Int) -> Int {
-        ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" ? max(usual, 10) : usual
+        isFull ? max(usual, 10) : usual
     }
+
+    /// Whether this is the fault corpus step (`CLK_FULL_FAULT_CORPUS=1`).
+    static var isFull: Bool { ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" }
 
     /// Whether the suites make a tenth of their usual runs: too few for a check that the runs
     /// went through a path at least once (some fetches answered 304), which the other steps
     /// make.
     public static var areFew: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return environment["CLK_FEWER_RANDOM_RUNS"] == "1" && environment["CLK_FULL_FAULT_CORPUS"] != "1"
+        ProcessInfo.processInfo.environment["CLK_FEWER_RANDOM_RUNS"] == "1" && !isFull
     }
 }

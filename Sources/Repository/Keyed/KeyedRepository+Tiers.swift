@@ -165,13 +165,13 @@ extension KeyedRepository {
             if let whole = write.keptWhole { (writtenAt, validators) = whole }
             return write.version
         }
-        var entry = MemoryCache<Key, Value>.Entry(
-            value: value, writtenAt: writtenAt, version: version, validators: validators)
         // NB: the value confirmed is the one read before, not a write of the whole value at the
         // confirmation's version: an element change older than the confirmation may still be
         // on its way to it (see `apply(_:holders:origin:)`).
-        entry.wholeVersion = min(current.version, memory.entry(for: key)?.wholeVersion ?? current.version)
-        memory.store(entry, for: key)
+        let whole = min(current.version, memory.entry(for: key)?.wholeVersion ?? current.version)
+        memory.store(
+            .init(value: value, writtenAt: writtenAt, version: version, validators: validators, wholeVersion: whole),
+            for: key)
         return publish(.confirmed(value, writtenAt: writtenAt, version: version, validators: validators), in: channel)
     }
 

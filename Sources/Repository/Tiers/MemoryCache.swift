@@ -23,9 +23,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         /// element of a list, raises ``version`` only).
         @usableFromInline var wholeVersion: UInt64
 
-        init(value: Value, writtenAt: Date, version: UInt64, validators: Validators = .none) {
+        /// An entry written at `version`; a write of the whole value unless `wholeVersion` says
+        /// since when it is whole (a confirmation of a value read before).
+        init(
+            value: Value, writtenAt: Date, version: UInt64, validators: Validators = .none, wholeVersion: UInt64? = nil
+        ) {
             (self.value, self.writtenAt, self.version, self.validators) = (value, writtenAt, version, validators)
-            wholeVersion = version
+            self.wholeVersion = wholeVersion ?? version
         }
     }
 
