@@ -1,10 +1,11 @@
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The requests that wait while a batch runs form the next batch; a batch that fails is run
 /// again one request at a time, so only the request that fails, fails.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct BatcherTests {
     struct Bad: Error {}
 

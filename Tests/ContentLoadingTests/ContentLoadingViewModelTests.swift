@@ -1,9 +1,10 @@
 import ContentLoading
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ContentLoadingViewModelTests {
     @Test func subclassOverridingLoadGoesUnloadedLoadingSuccess() async throws {
         let model = DoublingModel()

@@ -7,7 +7,7 @@ import Testing
 /// The program runs in a child process (`custom-main-executor`) with a time limit, since its
 /// main actor runs on an executor of its own that never drains the main dispatch queue, where a
 /// parked waiter would wait for ever.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct CustomMainExecutorTests {
     @Test func refreshesAwaitedOnACustomMainExecutorSettle() async throws {
         let program = ChildProcess.productsDirectory.appendingPathComponent("custom-main-executor")

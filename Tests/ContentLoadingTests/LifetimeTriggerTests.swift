@@ -17,7 +17,7 @@ import Testing
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ViewModelLifetimeTriggerTests {
     @Test func refreshesOnEveryTriggerEventUnlessContentIsFresh() async throws {
         let clock = ManualClock()
@@ -78,7 +78,7 @@ struct ViewModelLifetimeTriggerTests {
 /// A first load that defers `loading` is `unloaded` while it looks in its cache: lifetime
 /// events count it as running all the same.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DeferredLoadLifetimeTests {
     @Test func theCancelEventStopsAFirstLoadThatShowsNothingYet() async throws {
         let loader = ControlledLoader<Int, Int>()

@@ -8,7 +8,7 @@ import Testing
 /// its function to `super.init`), the style the docs lead with: the compiler checks that the
 /// function is nonisolated, so it runs off the main actor even when written in main-actor code,
 /// and it does not hold the model, so releasing the model cancels the load.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct LoadFunctionIsolationTests {
     @Test func functionsWrittenOnTheMainActorRunOffIt() async {
         let (single, paging, offset) = await MainActor.run {
@@ -32,7 +32,7 @@ struct LoadFunctionIsolationTests {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct LoadFunctionReleaseTests {
     @Test func aSubclassThatHandsItsLoadToSuperIsReleasedWhileItLoads() async throws {
         let gate = ControlledLoader<Void, [Int]>()

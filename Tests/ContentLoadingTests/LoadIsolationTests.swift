@@ -6,7 +6,7 @@ import Testing
 /// override`) runs off the main actor: it finishes while the main actor is busy. An override
 /// written without `nonisolated` takes the model's main-actor isolation and waits for the main
 /// actor, which this check catches.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct LoadIsolationTests {
     @Test func theReadmeSamplesLoadRunsOffTheMainActor() async {
         let model = await GreetingModel()

@@ -2,12 +2,13 @@ import ContentLoading
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The example of ``ManualClock/waitForSleepers(_:timeout:)``, as written there, compiled and
 /// run. (The articles' samples are compiled and run by the DocSamples package.)
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ManualClockSampleTests {
     /// `ManualClock.waitForSleepers(_:timeout:)`'s example, in a main-actor test.
     @Test func sleepersInAMainActorTest() async throws {

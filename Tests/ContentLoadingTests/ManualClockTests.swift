@@ -1,7 +1,8 @@
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ManualClockTests {
     @Test func sleepersWakeOnlyWhenTimeReachesTheirDeadline() async throws {
         let clock = ManualClock()

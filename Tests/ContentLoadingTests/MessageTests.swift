@@ -1,10 +1,11 @@
 import ContentLoading
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 /// The generic message model: messages with actions, a presenter, and errors routed to it.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct MessageTests {
     struct Offline: Error, CustomStringConvertible {
         var description: String { "the network is offline" }

@@ -1,12 +1,13 @@
 import ContentLoading
 import ContentLoadingSupport
 import ContentLoadingTesting
+import KitTestSupport
 import Observation
 import Testing
 
 /// The observed properties notify Observation (SwiftUI's mechanism) when they change.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ObservationTests {
     /// Whether reading `read` registered a dependency that `change` then triggered.
     private func notifies(_ read: @escaping () -> Void, when change: () async throws -> Void) async rethrows -> Bool {

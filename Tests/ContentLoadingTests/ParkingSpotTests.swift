@@ -1,10 +1,11 @@
 import ContentLoadingSupport
+import KitTestSupport
 import Testing
 
 /// A task parked on the main actor goes on, on the main actor, once its spot is released,
 /// whenever and wherever the release happens.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ParkingSpotTests {
     /// The indexes of the waiters that went on, in order.
     final class Log {

@@ -1,6 +1,7 @@
 import ContentLoading
 import ContentLoadingSupport
 import ContentLoadingTesting
+import KitTestSupport
 import Observation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// published to Observation and `stateDidChange`, on the main actor (where such a waiter is
 /// resumed before the model publishes) and off it (where it is resumed after).
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SettledOrderTests {
     /// A model that records every state `stateDidChange` is told of, readable from any task.
     final class RecordingModel: ContentLoadingViewModel<Int, Int> {

@@ -1,10 +1,11 @@
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// One operation at a time, shared by its callers, running while someone waits for it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SingleFlightTests {
     @Test func aCancelledCallerLeavesAtOnceWhileTheOthersKeepTheOperation() async throws {
         let flight = SingleFlight<String>()

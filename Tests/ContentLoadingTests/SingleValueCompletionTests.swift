@@ -1,12 +1,13 @@
 import ContentLoading
 import ContentLoadingSupport
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 /// A single-value load's value and its end reach the model together, as `ContentProducer.load`
 /// says: code that reacts to the value never sees the load still running.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SingleValueCompletionTests {
     let loader = ControlledLoader<Int, Int>()
 

@@ -7,7 +7,7 @@ import Testing
 ///
 /// The stress runs in a child process (`stream-stress`) with a time limit, because a deadlock
 /// takes threads of the cooperative pool with it: in this process it would hang the suite.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct StreamDeadlockTests {
     @Test func cancellingIteratorsWhileSendingNeverDeadlocks() async throws {
         let stress = ChildProcess.productsDirectory.appendingPathComponent("stream-stress")

@@ -1,11 +1,12 @@
 import ContentLoading
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 /// The recorders' waits end: on the elements, on the stream's end, on a timeout (naming what
 /// was recorded) or on cancellation; never by hanging the suite.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct StreamRecorderTests {
     @Test func aWaitForElementsThatNeverComeFailsListingWhatWasRecorded() async throws {
         let (stream, continuation) = AsyncStream<Int>.makeStream()

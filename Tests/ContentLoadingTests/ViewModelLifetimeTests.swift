@@ -5,7 +5,7 @@ import Testing
 
 /// Releasing a model cancels its work and finishes its streams; its task never keeps it alive.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ViewModelReleaseTests {
     @Test func releasedModelDeinitialisesWhileItsLoadIsInFlight() async throws {
         let loader = ControlledLoader<Void, Int>()
@@ -52,7 +52,7 @@ struct ViewModelReleaseTests {
 
 /// Thousands of refreshes, cancels and completions in random order against the real model.
 @MainActor
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ViewModelRaceTests {
     /// Checks at the moment a value is applied (on the main actor) that it is the latest input.
     final class CheckingModel: ContentLoadingViewModel<Int, Int> {
@@ -115,7 +115,7 @@ struct ViewModelRaceTests {
 
 /// `expectRelease(of:)`: passes when the model goes, fails with a clear error when it is held.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ExpectReleaseTests {
     @Test func aModelNothingHoldsIsReleased() async throws {
         var model: DoublingModel? = DoublingModel()

@@ -1,11 +1,12 @@
 import ContentLoading
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 /// Every wait of the testing tools ends: what never happens fails the test with a message
 /// naming what was awaited, instead of hanging the suite.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct WaitTimeoutTests {
     @Test func aCallThatIsNeverMadeTimesOutNamingTheCallsMade() async throws {
         let loader = ControlledLoader<String, Int>()

@@ -6,7 +6,7 @@ import Testing
 
 /// `APIClient.send`: requests that write, with JSON bodies, conditional on an ETag, with
 /// idempotency keys, against the fixture server's record store (a real process on 127.0.0.1).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct APIClientSendTests {
     let fixture: ItemsFixture
     let client = APIClient(transport: .urlSession())

@@ -8,7 +8,7 @@ import Testing
 /// `APIClient`'s `RequestAdapter`: credentials on every request, one refresh for the requests a
 /// server refuses at once, against the fixture server's `/protected/` and `/token` routes (a
 /// real process on 127.0.0.1, whose first token is "t0").
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct AuthenticationTests {
     let fixture: ItemsFixture
 

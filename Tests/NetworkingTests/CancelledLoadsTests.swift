@@ -13,7 +13,7 @@ import Testing
 /// The loads run in a child process (`cancel-stress`), because the trap ends the process it
 /// happens in: in this one it would end the suite. The child keeps a thread busy, as a loaded
 /// machine does. (Not under the sanitizers in `.ci/run`: the work is the child's.)
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct CancelledLoadsTests {
     let server: LocalHTTPServer
     let stress = ChildProcess.productsDirectory.appendingPathComponent("cancel-stress")

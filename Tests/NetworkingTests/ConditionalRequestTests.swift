@@ -5,7 +5,7 @@ import KitTestSupport
 import Testing
 
 /// ETag / Last-Modified round trips against the fixture server, a real process on 127.0.0.1.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ConditionalRequestTests {
     let root: URL
     let server: LocalHTTPServer

@@ -7,7 +7,7 @@ import Testing
 
 /// `APIClient.onExchange`: a report of every exchange with the transport, against the fixture
 /// server (a real process on 127.0.0.1).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ExchangeReportTests {
     let fixture: ItemsFixture
     let reports = Locked<[ExchangeReport]>([])

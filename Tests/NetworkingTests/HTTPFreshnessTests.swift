@@ -10,7 +10,7 @@ import Testing
 /// `Cache-Control` and `Expires` on a response set that entry's ages in a keyed repository,
 /// within the repository's own limits; `no-store` is never written to disk. Against the
 /// fixture server's `/fresh/` route (a real process on 127.0.0.1).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct HTTPFreshnessTests {
     let fixture: ItemsFixture
     let clock = Locked(Date(timeIntervalSince1970: 1_000_000))

@@ -4,7 +4,7 @@ import KitTestSupport
 import Testing
 
 /// The live path against the fixture server, a real process on 127.0.0.1.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct HTTPTransportTests {
     let root: URL
     let server: LocalHTTPServer

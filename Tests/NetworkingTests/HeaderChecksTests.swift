@@ -8,7 +8,7 @@ import Testing
 /// header and never its value. `URLSession` dropped such a header without a word: a bearer
 /// token read from a file with its trailing newline went nowhere, and the server's `401` was
 /// all the app saw. Against the fixture server, a real process.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct HeaderChecksTests {
     let server: LocalHTTPServer
 

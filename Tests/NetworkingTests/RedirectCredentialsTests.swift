@@ -14,7 +14,7 @@ import Testing
 /// scheme, host or port) is followed without the secret headers, as a browser's fetch and curl
 /// follow it; one within the origin keeps them. Against two fixture servers, real processes on
 /// 127.0.0.1 on two ports: two origins.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RedirectCredentialsTests {
     /// What the fixture server's `/echo` answers: the headers it got, names lowercased.
     struct Echo: Decodable { let headers: [String: String] }

@@ -8,7 +8,7 @@ import Testing
 /// to read with a `GET`. FoundationNetworking, following redirects itself, sent the method with
 /// an empty body (a `PUT` of a contact arrived empty), and a `POST` answered `301` or `302` as a
 /// `GET`, whose answer passed for the write's. Against the fixture server, a real process.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RedirectedWriteTests {
     /// What the server's `/echo` route received.
     struct Echo: Decodable, Equatable {

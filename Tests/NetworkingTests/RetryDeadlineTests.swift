@@ -8,7 +8,7 @@ import Testing
 
 /// One deadline for a whole load, its retries and waits included; and a `Retry-After` too large
 /// for an integer is a long wait, capped, not ignored.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RetryDeadlineTests {
     struct Busy: RetryableError { var isTransient: Bool { true } }
 

@@ -7,7 +7,7 @@ import KitTestSupport
 import Testing
 
 /// Retry against the fixture server: which failures are retried, and `Retry-After`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RetryTests {
     let root: URL
     let server: LocalHTTPServer

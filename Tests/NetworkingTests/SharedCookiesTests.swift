@@ -8,7 +8,7 @@ import Testing
 /// sign-out). Against the fixture server, a real process, named `localhost` here: the other
 /// tests name it `127.0.0.1`, so none of their requests carries the cookie (FoundationNetworking
 /// sent it, path `/cookie`, with their requests for `/echo` too).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SharedCookiesTests {
     struct Echo: Decodable { let headers: [String: String] }
 

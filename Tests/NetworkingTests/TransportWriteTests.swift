@@ -5,7 +5,7 @@ import Testing
 
 /// Requests that write, through the http(s) transport to the fixture server (a real process on
 /// 127.0.0.1), and refused by the transports that only read.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct TransportWriteTests {
     let fixture: ItemsFixture
 

@@ -1,5 +1,6 @@
 import ContentLoadingRepository
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The memory tier: LRU by count and by cost, thread-safe.
@@ -57,7 +58,7 @@ import Testing
 
 /// The disk tier: byte limit with LRU by last read, format versions, ages across a restart,
 /// promotion to memory, and entries that fail to decode.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DiskCacheTests {
     let path: String
     let clock = TestWallClock()
@@ -241,7 +242,7 @@ struct DiskCacheTests {
 }
 
 /// A repository holds nothing per key beyond its tiers once nobody uses the key.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyBookkeepingTests {
     @Test func keysNobodyUsesLeaveNothingBehind() async throws {
         let repository = KeyedRepository<Int, Int>(memory: MemoryCache(countLimit: 10)) { $0 }

@@ -2,12 +2,13 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A view model bound to keyed reads: a disk hit is the first settled state, and the model
 /// says it is refreshing while the revalidation runs, content kept.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct CachedContentLoaderTests {
     /// A repository over the cache file at `path`, with a fetch the test completes.
     func repository(at path: String, fetch loader: ControlledLoader<String, String>) throws

@@ -2,6 +2,7 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A detail whose element row has expired is a miss, and its copy goes, but not the element:
@@ -10,7 +11,7 @@ import Testing
 /// expired element removed it from every list that held it, silently; and a detail opened from
 /// a list a 304 confirmed a minute ago could be a week old, or expired: the 304 leaves the
 /// elements' rows as they were.)
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DetailExpiryTests {
     typealias Contact = ElementStoreTests.Contact
 

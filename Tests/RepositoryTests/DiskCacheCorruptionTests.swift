@@ -1,10 +1,11 @@
 import ContentLoadingRepository
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The disk tier under corrupt or hostile rows: each is a miss and an error naming the file and
 /// the key, and is removed; other keys and the memory tier keep working; nothing good is deleted.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DiskCacheCorruptionTests {
     let path: String
     let clock = TestWallClock()

@@ -1,11 +1,12 @@
 import ContentLoadingRepository
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Repositories of different value types share one cache file without colliding: each stores
 /// under its own namespace; entries written before namespaces are claimed by the repository
 /// they decode for.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DiskCacheNamespaceTests {
     struct Profile: Codable, Sendable, Equatable { let name: String }
 

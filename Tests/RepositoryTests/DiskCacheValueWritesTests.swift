@@ -2,12 +2,13 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A large value is written once, with its entry: what only changes the entry's bookkeeping
 /// later (the time it was read, written with the next write; a fetch that found the value
 /// unchanged) writes the bookkeeping, not the value again.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DiskCacheValueWritesTests {
     let path: String
     init() throws { path = try temporaryCachePath() }

@@ -1,6 +1,7 @@
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A value read from the disk tier goes to memory only while nothing was written since the read
@@ -12,7 +13,7 @@ import Testing
 ///
 /// Each test holds the read between the file and memory: a list read that finds an element
 /// row it cannot use removes that row (a write, which `DiskHold` holds) before it goes on.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DiskPromotionTests {
     typealias Contact = ElementStoreTests.Contact
 

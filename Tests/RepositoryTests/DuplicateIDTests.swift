@@ -1,11 +1,12 @@
 import ContentLoading
 import ContentLoadingRepository
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The kit's one rule for duplicate ids: a list that repeats an id is rejected whole, with an
 /// error naming the id; nothing is written and what was stored stays.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DuplicateIDTests {
     private let repeated = [Note(id: 1, title: "one"), Note(id: 2, title: "two"), Note(id: 1, title: "uno")]
 

@@ -3,6 +3,7 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Element changes reach their readers in any order (each writer shares its own, and one may
@@ -13,7 +14,7 @@ import Testing
 /// the others has a key whose write lock a held (then failed) save keeps, so a change of an
 /// element that key holds waits there while a later change passes.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ElementChangeOrderTests {
     typealias Contact = ElementStoreTests.Contact
 

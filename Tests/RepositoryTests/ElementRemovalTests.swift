@@ -2,6 +2,7 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Removals win over fetches that started before them: a list or page fetched before an
@@ -9,9 +10,7 @@ import Testing
 /// to the file) does not bring it back, in memory or in the file. A fetch that started after
 /// the removal, or a save after it, does.
 @MainActor
-// NB: 3 minutes, a bound for a hang: in a run of the whole package (every test at once on two
-// cores, about 50 s here) a test of this suite took 35 to 55 s, most of it waiting for a thread.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ElementRemovalTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -2,13 +2,14 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// An element row is the same bytes for an equal value in every run: what a `Set` in the
 /// element holds is sorted, so a list fetch of an unchanged element keeps the entity tag a
 /// detail fetch stored (the next mutation's `If-Match`). An element that does not encode is an
 /// error naming its id and where in it the encoder stopped.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ElementRowEncodingTests {
     struct Tagged: Identifiable, Codable, Sendable, Equatable {
         let id: Int

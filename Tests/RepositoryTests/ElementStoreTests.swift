@@ -2,12 +2,13 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Records, not blobs: elements stored once per id, lists as their ordered ids, and one element
 /// write that reaches every list and detail holding it, on disk too.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ElementStoreTests {
     struct Contact: Identifiable, Codable, Sendable, Equatable {
         let id: Int

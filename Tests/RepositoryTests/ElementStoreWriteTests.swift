@@ -8,7 +8,7 @@ import Testing
 /// The write path of records: a fetch that started before an element save keeps the save; a
 /// list, its members and its elements go together; a bad row is an error that names it.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ElementStoreWriteTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -2,12 +2,13 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The entity tag an element holds (the next mutation's `If-Match`) belongs to its server
 /// value: a list fetch, which carries no tag per element, keeps it when it brings the same
 /// value, and drops it when it brings another.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct EntityTagRetentionTests {
     typealias Contact = ElementStoreTests.Contact
 

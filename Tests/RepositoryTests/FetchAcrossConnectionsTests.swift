@@ -2,6 +2,7 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Two connections to one file (two processes, an app and its extension; here two
@@ -9,7 +10,7 @@ import Testing
 /// after it started, and only those. What the other wrote before it is no write since the
 /// fetch started, however far behind this connection's own versions are.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct FetchAcrossConnectionsTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -3,12 +3,13 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Which fetches run: one more after an invalidation that came during a fetch, none for a read
 /// that never fetches, none once nobody waits, and none for a stream nobody iterates.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedFetchLifetimeTests {
     @Test func anInvalidationDuringAFetchMakesExactlyOneMoreFetchAfterIt() async throws {
         let loader = ControlledLoader<String, String>()

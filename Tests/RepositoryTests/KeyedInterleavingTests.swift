@@ -15,7 +15,7 @@ import Testing
 /// store holds, no reader is left refreshing or waiting, no value whose write failed was ever
 /// shown, and no fetch's value was shown after a save that came after the fetch started; no
 /// fetch that started before a removal brought the value back.
-@Suite(.timeLimit(.minutes(RandomizedRuns.timeLimit(minutes: 3))))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedInterleavingTests {
     static let runs = RandomizedRuns.count(full: 10_000, usual: 1_000)
     static let shards = 4

@@ -1,11 +1,12 @@
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Screen A shows a list, screen B edits one element and saves it: A shows the edit.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedRepositoryElementTests {
     struct Item: Identifiable, Codable, Sendable, Equatable {
         let id: Int

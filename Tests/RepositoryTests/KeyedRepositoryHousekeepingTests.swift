@@ -2,11 +2,12 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Emptying a repository, closing its disk file, comparing its events, and seeing who waits.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedRepositoryHousekeepingTests {
     let path: String
 

@@ -1,12 +1,13 @@
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Each cache policy decides only whether and when the fetch starts; every value says where it
 /// came from and how old it is.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedRepositoryPolicyTests {
     let remote = KeyedRemote()
     let clock = TestWallClock()

@@ -8,7 +8,7 @@ import Testing
 /// Saves interleaved with fetches at random: no value of a fetch that started before a save is
 /// ever visible after that save, to a reader or in the tiers.
 @MainActor
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedRepositoryRaceTests {
     /// 2 × 5,000 runs of 2 to 7 random steps: start a fetch, complete one, save.
     @Test(arguments: [1, 2])

@@ -3,6 +3,7 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A remote with ETags: "not modified" while the tag a fetch sends is current.
@@ -34,7 +35,7 @@ final class TaggedRemote: Sendable {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedRepositoryRevalidationTests {
     let remote = TaggedRemote()
     let clock = TestWallClock()

@@ -2,11 +2,12 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Keys, single flight, saves that reach every reader, and writes that win over older fetches.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedRepositoryWriteTests {
     @Test func anEncodableKeyIsStoredUnderItsSortedJSON() {
         #expect(SearchKey(query: "tea", page: 2).persistentKey == #"{"page":2,"query":"tea"}"#)
@@ -93,7 +94,7 @@ struct KeyedRepositoryWriteTests {
 
 /// A repository of `Equatable` values compares a fetch with the cached value.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct UnchangedFetchTests {
     let clock = TestWallClock()
 

@@ -8,9 +8,7 @@ import Testing
 /// The write path: versions that order writes whatever the clock says, persist then deliver,
 /// and reads that join a fetch late.
 @MainActor
-// NB: 3 minutes, a bound for a hang: in a run of the whole package (every test at once on two
-// cores, about 50 s here) a test of this suite took 35 to 55 s, most of it waiting for a thread.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedWritePathTests {
     let path: String
     let clock = TestWallClock()

@@ -25,7 +25,7 @@ import Testing
 /// under memory's lock while memory does not hold it, and a list going into memory is recorded
 /// again under that lock. That failed once in six runs of 10,000 with a core busy; none in
 /// twelve after, with one or two cores busy.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ListHoldersInterleavingTests {
     typealias Contact = ElementStoreTests.Contact
 

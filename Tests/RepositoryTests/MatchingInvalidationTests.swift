@@ -1,12 +1,13 @@
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Invalidation by predicate, by key prefix and by element: one call marks every matching
 /// value stale (in memory and on disk) and gets the live readers' keys fetched again.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct MatchingInvalidationTests {
     struct Item: Identifiable, Codable, Sendable, Equatable {
         let id: Int

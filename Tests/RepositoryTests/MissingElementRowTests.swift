@@ -2,13 +2,14 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A list that holds an element whose row the file lost: an error naming the key and the id,
 /// the rest served in order, and only the membership rows that point at nothing go (a stored
 /// page: `PersistedPagingTests.aBadElementRowIsAnErrorNamingItAndTheRestOfThePageIsServed`).
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct MissingElementRowTests {
     typealias Contact = ElementStoreTests.Contact
 

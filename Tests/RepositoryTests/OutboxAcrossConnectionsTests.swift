@@ -2,13 +2,14 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// An outbox in one connection to the file (the app) and fetches in another (its extension, or
 /// a second `DiskCache` in the same process), each opened before the other wrote: an edit
 /// pending in one is never undone in the file by the other's fetch, and an element the outbox
 /// has confirmed takes the other's fetched values again.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxAcrossConnectionsTests {
     typealias Contact = ElementStoreTests.Contact
     typealias Contacts = KeyedRepository<String, [Contact]>

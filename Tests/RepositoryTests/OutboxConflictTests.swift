@@ -7,7 +7,7 @@ import Testing
 /// Conflicts are never silent: a mutation sent with `If-Match` and the entity tag the store
 /// holds, refused with a `412` because the element changed, ends as its policy says (the
 /// server's value, the mutation over it, or held for the app), with an event each time.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxConflictTests {
     typealias Contact = ElementStoreTests.Contact
     typealias Events = AsyncCompactMapSequence<

@@ -2,11 +2,12 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The app's control of the outbox: the pending mutations listed, one cancelled, the queue
 /// paused and resumed, and emptied at a sign-out.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxControlTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -28,7 +28,7 @@ import Testing
 /// the app let the server win rolling the element back to the value the conflict came with
 /// over a newer one fetched since; and a second connection, opened before a mutation was
 /// performed, writing the server's value over the element's row without it.
-@Suite(.timeLimit(.minutes(RandomizedRuns.timeLimit(minutes: 5))))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxInterleavingTests {
     static let runs = RandomizedRuns.count(full: 10_000, usual: 200)
     static let shards = 4

@@ -1,11 +1,12 @@
 import ContentLoading
 import ContentLoadingRepository
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A confirmed mutation invalidates the keys it names (a search the edit may change on the
 /// server), in every repository over the store, and no other.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxInvalidationTests {
     typealias Contact = ElementStoreTests.Contact
 

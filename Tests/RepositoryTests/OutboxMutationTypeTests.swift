@@ -1,12 +1,13 @@
 import ContentLoadingRepository
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A mutation must read back from the file as itself: its pending mutations are read back to
 /// show an element, and to send them. One whose type the outbox was not given, or whose
 /// stored name another type given has, was stored, never shown, and set aside by the queue:
 /// the edit was lost without a word. `perform` refuses it, storing nothing.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxMutationTypeTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -3,6 +3,7 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The outbox and a persisted paging list over the same store: a mutation is shown in the
@@ -10,7 +11,7 @@ import Testing
 /// while it is pending shows it over the server's value; it is confirmed or rolled back alone
 /// in the pages; and a page fetch that succeeds sends a mutation waiting after a failure.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxPagingTests {
     typealias Contact = ElementStoreTests.Contact
     typealias Feed = PagingListViewModel<Void, Contact, Int>

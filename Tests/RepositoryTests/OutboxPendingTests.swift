@@ -2,13 +2,14 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// What a screen is told while mutations are pending: every value they touch comes as
 /// `pending` until the server confirms the last of them (then `remote`), and the count of
 /// changes not sent yet per list and overall.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxPendingTests {
     typealias Contact = ElementStoreTests.Contact
 

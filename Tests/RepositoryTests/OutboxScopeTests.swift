@@ -1,11 +1,12 @@
 import ContentLoading
 import ContentLoadingRepository
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Scopes: mutations that share a ``Mutation/scope`` are sent one at a time, in the order
 /// performed, across elements; those of other elements and scopes go side by side.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxScopeTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -10,7 +10,7 @@ import Testing
 /// drained through both, nothing is pending, in the file or in either outbox, and every element
 /// shows the value the server holds: no mutation was lost, left stuck, or rolled back after the
 /// server applied it.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxSharedStoreInterleavingTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -8,9 +8,7 @@ import Testing
 /// Two outboxes over one store (a screen that made its own, say): each mutation is still sent
 /// once and in order, a conflict one holds for its app is not sent by the other, and none is
 /// left waiting because the other outbox had it when its queue ran.
-// NB: 3 minutes, a bound for a hang: in a run of the whole package (every test at once on two
-// cores, about 50 s here) a test of this suite took 35 to 55 s, most of it waiting for a thread.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxSharedStoreTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -3,11 +3,12 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The outbox: a mutation is shown by every reader at once and stored in the same file; it is
 /// sent in order, once, confirmed with the server's answer, or rolled back alone.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxTests {
     typealias Contact = ElementStoreTests.Contact
     typealias Contacts = KeyedRepository<String, [Contact]>

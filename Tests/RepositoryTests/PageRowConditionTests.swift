@@ -1,5 +1,6 @@
 import ContentLoading
 import Foundation
+import KitTestSupport
 import Testing
 
 @testable import ContentLoadingRepository
@@ -7,7 +8,7 @@ import Testing
 /// A stored page's read marks it incomplete (it was served without some of its elements), or
 /// removes it (its row does not read), only while its row is still the one the read found: a
 /// page written again since, whole, is kept as written, its validators too.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PageRowConditionTests {
     let disk: DiskCache
     init() throws { disk = try DiskCache(.inMemory) }

@@ -36,7 +36,7 @@ import Testing
 /// after it had stored again (about 20 runs in 3,000 before the pages carried the store's
 /// version; none in 50,000 with both cores busy since).
 @MainActor
-@Suite(.timeLimit(.minutes(RandomizedRuns.timeLimit(minutes: 3))))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PagingRemovalInterleavingTests {
     typealias Contact = ElementStoreTests.Contact
     typealias Feed = PagingListViewModel<Void, Contact, String>

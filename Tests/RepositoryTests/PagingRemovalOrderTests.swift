@@ -2,6 +2,7 @@ import ContentLoading
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 @testable import ContentLoadingRepository
@@ -13,7 +14,7 @@ import Testing
 /// delivers last is not always the one that wrote last. The model shows what its stored pages
 /// hold.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PagingRemovalOrderTests {
     typealias Contact = ElementStoreTests.Contact
     typealias Feed = PagingListViewModel<Void, Contact, String>

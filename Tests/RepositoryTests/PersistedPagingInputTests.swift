@@ -1,12 +1,13 @@
 import ContentLoading
 import ContentLoadingRepository
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Paged lists kept in an element store per input: each input's pages under its own key, a
 /// model that opens each from its own stored pages (offline too), and elements shared by all.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PersistedPagingInputTests {
     typealias Contact = ElementStoreTests.Contact
     typealias Search = PagingListViewModel<String, Contact, String>

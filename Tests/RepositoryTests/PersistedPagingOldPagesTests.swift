@@ -3,6 +3,7 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A persisted paging list made with `revalidatingPagesOlderThan:`: a stored page beyond the
@@ -11,7 +12,7 @@ import Testing
 /// the source's page is stored in its place; offline, the stored page joins with the error
 /// beside it. Younger pages join without a request, as every stored page does without an age.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PersistedPagingOldPagesTests {
     typealias Contact = ElementStoreTests.Contact
     typealias Feed = PagingListViewModel<Void, Contact, String>

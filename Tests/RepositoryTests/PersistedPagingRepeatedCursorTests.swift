@@ -2,13 +2,14 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A persisted paging list whose server gives a page's own cursor as its next cursor: the page
 /// load fails with `RepeatedCursorError`, from the network and, at the next launch, from the
 /// stored page, rather than serving that page again at every call.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PersistedPagingRepeatedCursorTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -3,12 +3,13 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Paged lists kept in an element store: opened from the stored pages (offline too), paged on
 /// through them without a request, each fetched page stored with its elements and cursors.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PersistedPagingTests {
     typealias Contact = ElementStoreTests.Contact
     typealias Feed = PagingListViewModel<Void, Contact, String>

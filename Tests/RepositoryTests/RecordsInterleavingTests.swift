@@ -32,7 +32,7 @@ import Testing
 /// unstored, a page with no place to be stored leaving another list's copy of its elements
 /// older than the page, and a page written again taking the initial page with it.
 @MainActor
-@Suite(.timeLimit(.minutes(RandomizedRuns.timeLimit(minutes: 5))))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RecordsInterleavingTests {
     typealias Contact = ElementStoreTests.Contact
 

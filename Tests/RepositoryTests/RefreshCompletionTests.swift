@@ -2,13 +2,14 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// `settled()` is "something is shown"; `completed()` is "the refresh is done": on a cached
 /// loader, the revalidation ended and what it fetched is stored and shown. A pull-to-refresh
 /// spinner waits for the second.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RefreshCompletionTests {
     @Test func aCachedRefreshCompletesOnlyOnceItsFetchIsStoredAndShown() async throws {
         let path = try temporaryCachePath()

@@ -2,6 +2,7 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// Records that hold an id twice: a fetched page with an id another stored page of its list
@@ -11,7 +12,7 @@ import Testing
 /// repeats an id within itself is rejected whole by the kit's rule for duplicate ids:
 /// `PersistedPagingTests.aFetchedPageWithADuplicateIdIsRejectedBeforeItIsStored`.)
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RepeatedIDRecordTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -3,10 +3,11 @@ import ContentLoadingRepository
 import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RepositoryTests {
     let remote = TestRemote()
 

@@ -1,5 +1,6 @@
 import ContentLoadingRepository
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A record whose second migration is broken.
@@ -41,7 +42,7 @@ private struct FileFacts: Equatable {
 
 /// The kit changes only databases it created: another app's database is refused before
 /// anything in it changes, and a failed migration changes nothing.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SQLiteOwnershipTests {
     let path: String
 

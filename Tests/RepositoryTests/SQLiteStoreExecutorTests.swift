@@ -1,11 +1,12 @@
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A `SQLiteStore` runs off Swift's cooperative pool: writes that wait out another
 /// connection's lock hold none of the pool's few threads, and other tasks go on meanwhile.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SQLiteStoreExecutorTests {
     @Test func writesWaitingForAnotherConnectionsLockLeaveThePoolFree() async throws {
         let path = try temporaryDatabasePath()

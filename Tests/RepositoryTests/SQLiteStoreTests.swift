@@ -1,10 +1,11 @@
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SQLiteStoreTests {
     @Test func observationYieldsTheCurrentListThenEveryCommittedChange() async throws {
         let store = try SQLiteStore<Note>(.inMemory)
@@ -141,7 +142,7 @@ struct SQLiteStoreTests {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct InMemoryStoreTests {
     @Test func behavesLikeTheSQLiteStore() async throws {
         let store = InMemoryStore<Note>(sortedBy: { $0.id < $1.id })

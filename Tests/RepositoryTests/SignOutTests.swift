@@ -2,13 +2,14 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingSupport
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A sign-out as the Caching article says to make one: nothing of the account stays in the
 /// file (no element, list, page, pending mutation or server value), so the next account opens
 /// with nothing of it, offline too.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SignOutTests {
     typealias Contact = ElementStoreTests.Contact
 

@@ -2,12 +2,13 @@ import ContentLoading
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// The single-source-of-truth flow is the keyed mechanism's case of one key: one single flight
 /// for reads and explicit syncs, writes that win over fetches, and each write given once.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SingleSourceOfTruthTests {
     let remote = TestRemote()
 

@@ -1,5 +1,6 @@
 import ContentLoading
 import Foundation
+import KitTestSupport
 import Testing
 
 @testable import ContentLoadingRepository
@@ -24,7 +25,7 @@ private struct Rename: Mutation {
 /// What the file stores a type's values under names it without the address the runtime prints
 /// for a `private` or local type, which changes at every launch: with it, nothing stored for
 /// such a type was found after a relaunch, and an outbox set its pending mutations aside.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct StoredTypeNameTests {
     @Test func aPrivateOrLocalTypeIsNamedWithoutTheRuntimesAddress() {
         struct Local {}

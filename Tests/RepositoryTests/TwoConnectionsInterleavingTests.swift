@@ -14,7 +14,7 @@ import Testing
 /// After each run the file holds the last save, or the value of a fetch that started after
 /// that save began: a fetch never overwrites, in the file, a save made after it started,
 /// whichever connection made either.
-@Suite(.timeLimit(.minutes(RandomizedRuns.timeLimit(minutes: 3))))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct TwoConnectionsInterleavingTests {
     static let runs = RandomizedRuns.count(full: 2_000, usual: 200)
 

@@ -1,6 +1,7 @@
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import Testing
 
 /// A read that finds a row it cannot use (one that does not decode or validate, an element a
@@ -10,7 +11,7 @@ import Testing
 ///
 /// Each test holds the read's removal (`DiskHold`: the first write after it is made), saves
 /// meanwhile, then lets the removal go on.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct UnusableRowRemovalTests {
     typealias Contact = ElementStoreTests.Contact
 

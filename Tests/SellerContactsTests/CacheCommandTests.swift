@@ -7,9 +7,7 @@ import Testing
 
 /// `seller-contacts --cache PATH --policy …`: each value with its origin and age.
 @MainActor
-// NB: 3 minutes, a bound for a hang: in a run of the whole package (every test at once on two
-// cores, about 50 s here) a test of this suite took 35 to 55 s, most of it waiting for a thread.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct CacheCommandTests {
     let cache: String
     let contacts: String

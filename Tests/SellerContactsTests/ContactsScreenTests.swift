@@ -1,6 +1,7 @@
 import ContentLoading
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import SellerContacts
 import Testing
 
@@ -9,7 +10,7 @@ private struct Failure: Error, CustomStringConvertible {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ContactsScreenTests {
     let screen: ContactsScreen
     private let contacts = [

@@ -6,7 +6,7 @@ import Testing
 
 /// A process killed with SIGKILL in the middle of a large write leaves the database readable
 /// with the previous data intact.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct CrashSafetyTests {
     @Test func killedWriterLeavesThePreviousDataIntact() async throws {
         let path = try makeTemporaryDirectory().appendingPathComponent("contacts.sqlite").path

@@ -6,7 +6,7 @@ import Testing
 
 /// Several processes on one database file: creating it at once, and reading while another
 /// holds the write lock.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DatabaseProcessesTests {
     let writer = ChildProcess.productsDirectory.appendingPathComponent("sqlite-crash-writer")
 

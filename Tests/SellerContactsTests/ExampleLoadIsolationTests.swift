@@ -7,7 +7,7 @@ import Testing
 
 /// The examples' loads run off the main actor: each finishes while the main actor is busy
 /// (see `finishesWhileMainActorIsBusy`, which catches a load isolated to the main actor).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ExampleLoadIsolationTests {
     @Test func sellerContactsLoaderLoadsOffTheMainActor() async {
         let loader = await SellerContactsLoader(

@@ -5,7 +5,7 @@ import Testing
 
 /// `seller-contacts --header 'NAME: VALUE'`: sent with every request, its value never printed.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct HeaderOptionTests {
     @Test func headersAreKeptInOrderAndNeverShown() throws {
         let options = try Options.parse(["--header", "Authorization: Bearer s3cr3t", "--header", "X-Trace:  t-1 "])

@@ -8,7 +8,7 @@ import Testing
 /// Conflicts against the fixture server, a real process that keeps its answer per idempotency
 /// key, its `412`s too (as many real servers do): a mutation the client wins, or merges, is
 /// sent again under a new key, with the server's entity tag, and lands.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxFixtureServerConflictTests {
     struct Note: Identifiable, Codable, Sendable, Equatable {
         let id: Int

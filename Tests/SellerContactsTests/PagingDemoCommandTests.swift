@@ -1,4 +1,5 @@
 import ExampleSupport
+import KitTestSupport
 import PagingDemoCommand
 import Testing
 
@@ -8,7 +9,7 @@ private func run(_ arguments: [String]) async -> CommandResult {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PagingDemoCommandTests {
     @Test func pagesThroughTheWholeCatalog() async throws {
         let result = await run([])

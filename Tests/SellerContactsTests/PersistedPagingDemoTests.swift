@@ -8,7 +8,7 @@ import Testing
 /// 127.0.0.1): the pages and their items kept in the file, shown offline with an edit, and
 /// paging on from the stored cursor without loading the stored pages again.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PersistedPagingDemoTests {
     func run(_ arguments: [String]) async -> CommandResult {
         await runCommand { await PagingDemoCommand.main(arguments: arguments, console: $0) }

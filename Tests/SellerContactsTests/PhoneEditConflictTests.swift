@@ -8,7 +8,7 @@ import Testing
 /// `PhoneEdit` against the fixture server (a real process): a contact that came in the list
 /// has no entity tag of its own, so the edit reads it before its `PUT`. A change made on the
 /// server since the copy the edit was made on is a conflict, never overwritten in silence.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PhoneEditConflictTests {
     /// The server seeded with contacts 1 and 2, the list fetched into a store, and an outbox.
     struct Launch {

@@ -45,7 +45,7 @@ import Testing
         #expect(store.sellerContactsURL.absoluteString == "https://api.example.com/v1/seller/contacts")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(HangLimit.minutes)))
     func liveStoreAgainstALocalServer() async throws {
         let root = try makeTemporaryDirectory()
         try FileManager.default.createDirectory(

@@ -7,7 +7,7 @@ import SellerContactsCommand
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SellerContactsCommandTests {
     @Test func bundledDefaultPrintsTransitionsAndATable() async throws {
         let result = await runSellerContacts([])
@@ -70,7 +70,7 @@ struct SellerContactsCommandTests {
 
 /// `seller-contacts --database`: the offline-first flow over SQLite.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SellerContactsDatabaseCommandTests {
     let database: String
 
@@ -137,7 +137,7 @@ struct SellerContactsDatabaseCommandTests {
 
 /// The offline-first flow never waits for a store emission that a sync may not produce.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SellerContactsDatabaseSyncTests {
     /// Another connection (as another process would) writes between this connection's first
     /// read and its sync, so the sync writes back the very list its observers last saw: the
@@ -179,7 +179,7 @@ struct SellerContactsDatabaseSyncTests {
 /// What came from outside (a URL's credentials, a server's text, contact fields) reaches the
 /// terminal safely.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SellerContactsCommandOutputTests {
     @Test func credentialsInTheURLAreNeverPrinted() async throws {
         let server = try LocalHTTPServer.start()

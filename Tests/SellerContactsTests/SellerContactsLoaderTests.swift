@@ -2,11 +2,12 @@ import ContentLoading
 import ContentLoadingNetworking
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import SellerContacts
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SellerContactsLoaderTests {
     @Test func sortsByOrder() async throws {
         let model = try loader(fixture: "contacts")

@@ -3,11 +3,12 @@ import ContentLoadingNetworking
 import ContentLoadingRepository
 import ContentLoadingTesting
 import Foundation
+import KitTestSupport
 import SellerContacts
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct SellerContactsStoreLoaderTests {
     let stored = [SellerContacts(address: "Old Street", order: 1, phone: "+1 555 0000")]
 

@@ -14,15 +14,6 @@ public enum RandomizedRuns {
         return areFew ? max(10, usual / 10) : usual
     }
 
-    /// The time limit, in minutes, of a suite whose limit for its usual count is `usual`: 10 in
-    /// the fault corpus step. There the randomized suites make their full counts side by side
-    /// on the machine's cores, CPU-bound (about 400 s of CPU together): on a machine half as
-    /// fast as usual, one suite passed its 3 minutes and two took 251 and 283 s of their 5,
-    /// with no test stuck. A hang still ends the run.
-    public static func timeLimit(minutes usual: Int) -> Int {
-        isFull ? max(usual, 10) : usual
-    }
-
     /// Whether this is the fault corpus step (`CLK_FULL_FAULT_CORPUS=1`).
     static var isFull: Bool { ProcessInfo.processInfo.environment["CLK_FULL_FAULT_CORPUS"] == "1" }
 

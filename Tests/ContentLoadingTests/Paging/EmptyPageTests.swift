@@ -1,5 +1,6 @@
 import ContentLoading
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 /// A page with no item but a cursor onward (a server that filters its pages, or every item of
@@ -7,7 +8,7 @@ import Testing
 /// page, so the model loads on by itself until an item shows or the end is reached. (It used
 /// to settle in `empty`, at the end, with the pages beyond out of reach.)
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct EmptyPageTests {
     let loader = ControlledLoader<PageRequest, Page<Item, Int>>()
 

@@ -8,9 +8,7 @@ import Testing
 /// the documented bound, so a loop that pages to the end ends. Pages dropped by a window and
 /// loaded again, and a refresh's new list, are never taken for a cycle.
 @MainActor
-// NB: 3 minutes, a bound for a hang: in a run of the whole package (every test at once on two
-// cores, about 50 s here) a test of this suite took 35 to 55 s, most of it waiting for a thread.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct LongCursorCycleTests {
     /// Pages of one item at cursors 1 … `lead + cycle`; the page at `lead + cycle` goes back
     /// to `lead + 1` (`cycle` 0: it ends the list). The first page (cursor `nil`) gives 1.

@@ -1,10 +1,11 @@
 import ContentLoading
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 /// `loadNextPage()` and `retryNextPage()` return a handle that settles with the page.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct NextPageHandleTests {
     private func pagerWithFirstPage(honorsCancellation: Bool = true) async throws -> ControlledPager {
         let loader = ControlledLoader<PageRequest, Page<Item, Int>>(honorsCancellation: honorsCancellation)

@@ -1,9 +1,10 @@
 import ContentLoading
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PagingListViewModelTests {
     let loader = ControlledLoader<PageRequest, Page<Item, Int>>()
 
@@ -187,7 +188,7 @@ struct PagingListViewModelTests {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OffsetPagingTests {
     @Test func listSizeAMultipleOfThePageSizeMakesNoEmptyRequest() async throws {
         let model = ArrayPager(count: 50, pageSize: 25)
@@ -215,7 +216,7 @@ struct OffsetPagingTests {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ListLoadingViewModelTests {
     final class Numbers: ListLoadingViewModel<Int, Int> {
         override func load(_ count: Int) async throws -> [Int] { Array(0..<count) }

@@ -7,9 +7,7 @@ import Testing
 /// Paging backwards: previous pages, a list opened in the middle, and a page window that
 /// brings dropped pages back.
 @MainActor
-// NB: 3 minutes, a bound for a hang: in a run of the whole package (every test at once on two
-// cores, about 50 s here) a test of this suite took 35 to 55 s, most of it waiting for a thread.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct PreviousPageTests {
     @Test func aListOpenedInTheMiddleLoadsEarlierPagesUntilTheStart() async throws {
         let model = TwoWayPager(total: 100, pageSize: 10)

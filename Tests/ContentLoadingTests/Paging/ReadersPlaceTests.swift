@@ -6,7 +6,7 @@ import Testing
 
 /// A refresh keeps the item the reader is looking at (the model's `anchor`) at its place.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ReadersPlaceTests {
     /// Items 0, 10, 20, …: room to insert between them.
     static func feed(count: Int, pageSize: Int = 10) -> KeysetFeed {
@@ -93,7 +93,7 @@ struct ReadersPlaceTests {
 /// through a page window), an anchor picked among the items shown, then up to three refreshes
 /// with items inserted and removed before and after it.
 @MainActor
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct ReadersPlaceRandomTests {
     @Test func aThousandRandomRefreshesMakeNoJump() async throws {
         var random = SeededGenerator(seed: 27_05)

@@ -1,11 +1,12 @@
 import ContentLoading
+import KitTestSupport
 import Testing
 
 /// A page that gives the cursor it was loaded with as the cursor to go on from fails that page
 /// load with ``RepeatedCursorError``: a loop that pages to the end ends, and no request repeats
 /// without end.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RepeatedCursorTests {
     struct Item: Identifiable, Sendable, Equatable { let id: Int }
 

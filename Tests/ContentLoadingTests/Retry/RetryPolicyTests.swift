@@ -1,6 +1,7 @@
 import ContentLoading
 import ContentLoadingSupport
 import ContentLoadingTesting
+import KitTestSupport
 import Testing
 
 /// A failure that says whether it is transient, and how long to wait.
@@ -29,7 +30,7 @@ final class CountedAttempts: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RetryPolicyTests {
     @Test func backoffGrowsByTheMultiplierUpToTheCap() {
         let policy = RetryPolicy(initialDelay: .seconds(1), multiplier: 2, maximumDelay: .seconds(5), jitter: .none)

@@ -7,9 +7,7 @@ import Testing
 /// A view model with a retry policy: `loading` with its content kept while it retries, the
 /// error state only after the last attempt, nothing left running when it is cancelled.
 @MainActor
-// NB: 3 minutes, a bound for a hang: in a run of the whole package (every test at once on two
-// cores, about 50 s here) a test of this suite took 35 to 55 s, most of it waiting for a thread.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RetryingViewModelTests {
     let clock = ManualClock()
     let loader = ControlledLoader<Int, [Int]>()

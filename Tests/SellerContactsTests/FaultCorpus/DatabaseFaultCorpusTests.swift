@@ -8,7 +8,7 @@ import Testing
 /// `seller-contacts --database` against broken, foreign and busy database files: a clear
 /// error naming the file, and nothing good deleted or overwritten.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DatabaseFaultCorpusTests {
     let directory: URL
     let contacts: String

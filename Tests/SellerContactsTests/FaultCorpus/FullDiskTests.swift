@@ -5,7 +5,7 @@ import Testing
 /// `seller-contacts` on a full disk (a 40 KiB tmpfs, mounted by the test): one clear line that
 /// says the disk is full and names the file. Needs root on Linux, as CI has.
 @MainActor
-@Suite(.timeLimit(.minutes(1)), .enabled(if: FullDisk.canMount, "mounts a tmpfs: Linux, as root"))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)), .enabled(if: FullDisk.canMount, "mounts a tmpfs: Linux, as root"))
 struct FullDiskTests {
     @Test(arguments: ["--cache", "--database"])
     func aFullDiskSaysSoAndNamesTheFile(option: String) async throws {

@@ -33,7 +33,7 @@ struct HTTPFault: Sendable, CustomTestStringConvertible {
 /// 127.0.0.1): exit status 1 and one clear line naming the URL and what failed, within the
 /// time the options allow.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct HTTPFaultCorpusTests {
     @Test(arguments: HTTPFault.all)
     func eachFaultIsOneClearLine(fault: HTTPFault) async throws {

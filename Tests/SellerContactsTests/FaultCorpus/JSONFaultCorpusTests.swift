@@ -7,7 +7,7 @@ import Testing
 
 /// Every generated body, through `APIClient` (the seller-contacts API manager) and through the
 /// `seller-contacts` command: a clear error naming the file and what failed, or the contacts.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct JSONFaultCorpusTests {
     /// The corpus, written once as files (a `file://` URL is what the command loads).
     ///

@@ -6,7 +6,7 @@ import Testing
 
 /// `seller-contacts --database` killed with SIGKILL at random moments of a sync: the file is
 /// always intact, and holds the old version or the new one, never a mix.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KillDuringSyncTests {
     static let rounds = FaultCorpus.isFull ? 100 : 5
     static let size = 20_000
