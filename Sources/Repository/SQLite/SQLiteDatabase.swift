@@ -78,7 +78,7 @@ public final class SQLiteDatabase {
                 operation: "open", path: path, code: code, message: Self.explained(message, code: code, path: path))
         }
         self.handle = handle
-        sqlite3_busy_timeout(handle, Int32(Self.busyTimeout.components.seconds * 1_000))
+        sqlite3_busy_timeout(handle, waitsWhenBusy)
         do {
             // NB: reading the schema reads the header, so a file that is not a database fails
             // here, and it takes no write lock (another process may hold one).
@@ -95,9 +95,16 @@ public final class SQLiteDatabase {
     /// transaction's reads and writes in memory may not hold once the count moves.
     private(set) var rollbacks = 0
 
+    /// How long, in milliseconds, a statement of this connection waits for another connection's
+    /// lock: ``busyTimeout``, or 0 after ``failWhenBusy()``.
+    private(set) var waitsWhenBusy = Int32(SQLiteDatabase.busyTimeout.components.seconds * 1_000)
+
     /// Makes a statement that meets another connection's lock fail at once (`SQLITE_BUSY`)
     /// instead of waiting up to ``busyTimeout``: for a read that must not block its caller.
-    func failWhenBusy() { sqlite3_busy_timeout(handle, 0) }
+    func failWhenBusy() {
+        waitsWhenBusy = 0
+        sqlite3_busy_timeout(handle, 0)
+    }
 
     deinit {
         guard !isClosed else { return }
@@ -170,8 +177,35 @@ public final class SQLiteDatabase {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// NB: `BEGIN` waits up to ``busyTimeout`` for another connection's write lock, blocking the
+    /// calling thread; `DiskCache` waits without a thread (see `DiskCache+WriteLock.swift`).
     public func transaction<T>(operation: String = "write", _ body: () throws -> T) throws -> T {
         try run("BEGIN IMMEDIATE", operation: operation)
+        return try commitOrRollBack(operation: operation, body)
+    }
+
+    /// Begins a write transaction (`BEGIN IMMEDIATE`) unless another connection holds the
+    /// file's write lock, without waiting for it.
+    ///
+    /// - Returns: `nil` when the transaction began: end it with
+    ///   ``commitOrRollBack(operation:_:)``. Otherwise the error saying the file is locked
+    ///   (nothing began).
+    /// - Throws: ``SQLiteError`` when `BEGIN` fails for another reason.
+    func beginWriteUnlessLocked(operation: String) throws -> SQLiteError? {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, waitsWhenBusy) }
+        do {
+            try run("BEGIN IMMEDIATE", operation: operation)
+            return nil
+        } catch let error as SQLiteError where error.code & 0xFF == SQLITE_BUSY {
+            return error
+        }
+    }
+
+    /// Runs `body` in the write transaction this connection began: commits when it returns,
+    /// rolls back when it (or the commit) throws.
+    func commitOrRollBack<T>(operation: String, _ body: () throws -> T) throws -> T {
         do {
             let result = try body()
             try run("COMMIT", operation: operation)

@@ -12,7 +12,7 @@ extension DiskCache {
     @discardableResult
     func dropElementWrittenByID(type: String, id: String) async throws -> UInt64 {
         try await writeFault?("\(type)|\(id)")
-        return try database.transaction(operation: "remove from the cache in") {
+        return try await writeTransaction(operation: "remove from the cache in") {
             let version = try advanceVersion()
             try dropCopy(type: type, id: id)
             return version
@@ -27,7 +27,7 @@ extension DiskCache {
     /// since the read stays.
     func dropExpiredElement(type: String, id: String, foundAt version: Int?) async throws {
         try await writeFault?("\(type)|\(id)")
-        try database.transaction(operation: "remove from the cache in") {
+        try await writeTransaction(operation: "remove from the cache in") {
             guard try elementRow(type: type, id: id, isStill: .version(version)) == true else { return }
             _ = try advanceVersion()
             try dropCopy(type: type, id: id)

@@ -15,8 +15,8 @@ extension DiskCache {
     /// written before repositories had namespaces, claimed by the repository it decodes for.
     ///
     /// - Returns: Whether the entry moved.
-    func move(_ legacy: String, to key: String) throws -> Bool {
-        try database.transaction(operation: "move an entry in") {
+    func move(_ legacy: String, to key: String) async throws -> Bool {
+        try await writeTransaction(operation: "move an entry in") {
             let update = try database.prepare(
                 """
                 UPDATE content_loading_cache SET key = ?
@@ -45,8 +45,8 @@ extension DiskCache {
     ///
     /// - Returns: The version of the removal.
     @discardableResult
-    func removeAll(prefixedBy prefix: String) throws -> UInt64 {
-        try database.transaction(operation: "clear the cache in") {
+    func removeAll(prefixedBy prefix: String) async throws -> UInt64 {
+        try await writeTransaction(operation: "clear the cache in") {
             let version = try advanceVersion()
             let delete = try database.prepare(
                 "DELETE FROM content_loading_cache WHERE substr(key, 1, length(?1)) = ?1",

@@ -57,7 +57,7 @@ extension DiskCache {
     ///   another connection: it is not to be sent again).
     func renewIdempotencyKey(of sequence: Int, from current: String, to key: String) async throws -> String? {
         try await writeFault?("outbox \(sequence)")
-        return try database.transaction(operation: "write the outbox in") {
+        return try await writeTransaction(operation: "write the outbox in") {
             let select = try database.prepare(
                 "SELECT idempotency_key FROM content_loading_outbox WHERE sequence = ?", operation: "read the outbox in"
             )
@@ -85,7 +85,7 @@ extension DiskCache {
         type: String, id: String, name: String, payload: Data, idempotencyKey: String, performedAt: Date
     ) async throws -> (version: UInt64, shown: Data?, sequence: Int) {
         try await writeFault?("\(type)|\(id)")
-        return try database.transaction(operation: "write the outbox in") {
+        return try await writeTransaction(operation: "write the outbox in") {
             let version = try advanceVersion()
             let base = try keptBase(type: type, id: id)
             let insert = try database.prepare(
@@ -151,7 +151,7 @@ extension DiskCache {
     /// out of the queue.
     func setMutationAside(_ sequence: Int, reason: String) async throws {
         try await writeFault?("outbox|\(sequence)")
-        try database.transaction(operation: "write the outbox in") {
+        try await writeTransaction(operation: "write the outbox in") {
             let update = try database.prepare(
                 "UPDATE content_loading_outbox SET set_aside = ? WHERE sequence = ?", operation: "write the outbox in")
             try update.bind(reason, at: 1)
@@ -169,7 +169,7 @@ extension DiskCache {
         -> (version: UInt64, shown: [Data], lastSequence: Int?)
     {
         try await writeFault?("outbox|\(type)")
-        return try database.transaction(operation: "write the outbox in") {
+        return try await writeTransaction(operation: "write the outbox in") {
             let version = try advanceVersion()
             let select = try database.prepare(
                 "SELECT element_id, max(sequence) FROM content_loading_outbox WHERE element_type = ? GROUP BY element_id",

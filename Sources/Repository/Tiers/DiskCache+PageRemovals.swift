@@ -21,7 +21,7 @@ extension DiskCache {
     func removePages(type: String, key: String, asPrefix: Bool) async throws -> UInt64 {
         let listKey = Self.pagesKey(type: type, key: key)
         try await writeFault?(listKey)
-        return try database.transaction(operation: "remove from the cache in") {
+        return try await writeTransaction(operation: "remove from the cache in") {
             let version = try advanceVersion()
             let delete = try database.prepare(
                 """

@@ -159,9 +159,7 @@ extension DiskCache {
         keepingWritesAfter started: UInt64?, unlessCancelled: Bool = false
     ) async throws -> WrittenPage? {
         try await writeFault?(listKey)
-        // NB: after the last suspension: from the check to the commit, the actor runs nothing else.
-        if unlessCancelled, Task.isCancelled { throw CancellationError() }
-        return try database.transaction(operation: "write the cache in") {
+        return try await writeTransaction(operation: "write the cache in", unlessCancelled: unlessCancelled) {
             // NB: the list's pages were removed since the fetch started: it does not store them
             // again. Nor a page no stored page asks for. The elements other lists hold are written.
             let isRemoved = try started.map { try pagesRemoved(listKey, type: type, after: $0) } ?? false

@@ -82,15 +82,13 @@ extension DiskCache {
         try await writeFault?(key)
         let size = key.utf8.count + ids.count
         guard size <= byteLimit else { throw OverLimit(bytes: size, limit: byteLimit) }
-        return try keepingTotalOnFailure {
-            try database.transaction(operation: "write the cache in") {
-                let version = try advanceVersion()
-                let written = try upsertElements(
-                    elements, type: type, version: version, writtenAt: writtenAt, keepingWritesAfter: started)
-                try replaceMembers(of: key, type: type, with: Set(elements.map(\.id)).subtracting(written.removed))
-                try insertRow(ids, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
-                return (version, written.kept, written.removed)
-            }
+        return try await writeTransaction(operation: "write the cache in") {
+            let version = try advanceVersion()
+            let written = try upsertElements(
+                elements, type: type, version: version, writtenAt: writtenAt, keepingWritesAfter: started)
+            try replaceMembers(of: key, type: type, with: Set(elements.map(\.id)).subtracting(written.removed))
+            try insertRow(ids, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
+            return (version, written.kept, written.removed)
         }
     }
 
@@ -172,7 +170,7 @@ extension DiskCache {
         keepingWritesAfter started: UInt64?
     ) async throws -> ElementWrite {
         try await writeFault?("\(type)|\(id)")
-        return try database.transaction(operation: "write the cache in") {
+        return try await writeTransaction(operation: "write the cache in") {
             let version = try advanceVersion()
             if let started, try staysRemoved(id, of: type, in: removedElements(of: type, after: started)) {
                 return ElementWrite(version: version, removedSince: true)
@@ -201,7 +199,7 @@ extension DiskCache {
     /// ``Confirmation/matchesStored(from:)``); `nil` when it is not.
     func confirmElement(type: String, id: String, _ confirmation: Confirmation) async throws -> UInt64? {
         try await writeFault?("\(type)|\(id)")
-        return try database.transaction(operation: "write the cache in") {
+        return try await writeTransaction(operation: "write the cache in") {
             let version = try advanceVersion()
             let update = try database.prepare(
                 """
@@ -229,7 +227,7 @@ extension DiskCache {
     @discardableResult
     func removeElement(type: String, id: String?) async throws -> UInt64 {
         try await writeFault?("\(type)|\(id ?? "*")")
-        return try database.transaction(operation: "remove from the cache in") {
+        return try await writeTransaction(operation: "remove from the cache in") {
             let version = try advanceVersion()
             try deleteElement(type: type, id: id)
             try recordRemoval(type: type, id: id, version: version)

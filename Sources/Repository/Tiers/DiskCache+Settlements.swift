@@ -47,7 +47,7 @@ extension DiskCache {
         for settlement in settlements {
             try await writeFault?("\(settlement.mutation.elementType)|\(settlement.mutation.elementID)")
         }
-        return try database.transaction(operation: "write the outbox in") {
+        return try await writeTransaction(operation: "write the outbox in") {
             let version = try advanceVersion()
             let elements = try settlements.map { settlement in
                 try settle(settlement, version: version, writtenAt: writtenAt)

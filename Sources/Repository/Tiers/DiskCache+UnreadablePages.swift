@@ -17,8 +17,8 @@ extension DiskCache {
     ///
     /// Only while the page's row is still the one the read found at `version` (`nil`: one whose
     /// version does not validate): a page written since the read stays, with those beyond it.
-    func removeUnreadablePage(of listKey: String, request: String?, foundAt version: Int?) throws {
-        try database.transaction(operation: "remove from the cache in") {
+    func removeUnreadablePage(of listKey: String, request: String?, foundAt version: Int?) async throws {
+        try await writeTransaction(operation: "remove from the cache in") {
             let select = try database.prepare(
                 """
                 SELECT position FROM content_loading_list_pages WHERE list_key = ? AND request IS ?
@@ -47,15 +47,17 @@ extension DiskCache {
     /// (an initial page, without its validators), rather than serving it short, or being told
     /// it has not changed, for ever. A write of the page clears the mark; so only the row the
     /// read found at `version` is marked, not one written since (which came whole).
-    func markIncomplete(pageOf listKey: String, request: String?, foundAt version: Int?) throws {
-        let update = try database.prepare(
-            """
-            UPDATE content_loading_list_pages SET incomplete = 1, entity_tag = NULL, last_modified = NULL
-                WHERE list_key = ? AND request IS ? AND (\(Self.validVersion)) IS ?
-            """, operation: "write the cache in")
-        try update.bind(listKey, at: 1)
-        try update.bind(request, at: 2)
-        try update.bind(version, at: 3)
-        _ = try update.step()
+    func markIncomplete(pageOf listKey: String, request: String?, foundAt version: Int?) async throws {
+        try await writeTransaction(operation: "write the cache in") {
+            let update = try database.prepare(
+                """
+                UPDATE content_loading_list_pages SET incomplete = 1, entity_tag = NULL, last_modified = NULL
+                    WHERE list_key = ? AND request IS ? AND (\(Self.validVersion)) IS ?
+                """, operation: "write the cache in")
+            try update.bind(listKey, at: 1)
+            try update.bind(request, at: 2)
+            try update.bind(version, at: 3)
+            _ = try update.step()
+        }
     }
 }

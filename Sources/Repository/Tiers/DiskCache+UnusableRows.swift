@@ -24,18 +24,16 @@ extension DiskCache {
     /// one whose version does not validate).
     func removeUnusable(_ key: String, foundAt version: Int?) async throws {
         try await writeFault?(key)
-        try keepingTotalOnFailure {
-            try database.transaction(operation: "remove from the cache in") {
-                let select = try database.prepare(
-                    "SELECT 1 FROM content_loading_cache WHERE key = ? AND (\(Self.validVersion)) IS ?",
-                    operation: "remove from the cache in")
-                try select.bind(key, at: 1)
-                try select.bind(version, at: 2)
-                guard try select.step() else { return }
-                try select.reset()
-                _ = try advanceVersion()
-                try deleteEntry(key)
-            }
+        try await writeTransaction(operation: "remove from the cache in") {
+            let select = try database.prepare(
+                "SELECT 1 FROM content_loading_cache WHERE key = ? AND (\(Self.validVersion)) IS ?",
+                operation: "remove from the cache in")
+            try select.bind(key, at: 1)
+            try select.bind(version, at: 2)
+            guard try select.step() else { return }
+            try select.reset()
+            _ = try advanceVersion()
+            try deleteEntry(key)
         }
     }
 
@@ -44,7 +42,7 @@ extension DiskCache {
     /// has no row.
     func removeUnusableElement(type: String, id: String, found: FoundElementRow) async throws {
         try await writeFault?("\(type)|\(id)")
-        try database.transaction(operation: "remove from the cache in") {
+        try await writeTransaction(operation: "remove from the cache in") {
             guard try elementRow(type: type, id: id, isStill: found) ?? true else { return }
             _ = try advanceVersion()
             try deleteElement(type: type, id: id)

@@ -16,24 +16,23 @@ extension DiskCache {
         _ data: Data, for key: String, writtenAt: Date, validators: Validators,
         keepingWritesAfter started: UInt64? = nil
     ) async throws -> (version: UInt64, kept: Entry?) {
-        // NB: the only suspension, before anything changes: a read may run meanwhile.
+        // NB: a suspension before anything changes (and one while another connection holds the
+        // file's lock, see `writeTransaction`): a read may run meanwhile.
         try await writeFault?(key)
         let size = key.utf8.count + data.count
         guard size <= byteLimit else { throw OverLimit(bytes: size, limit: byteLimit) }
-        return try keepingTotalOnFailure {
-            try database.transaction(operation: "write the cache in") {
-                // NB: a row that does not validate is no write to keep: it is written over. The value
-                // is read only when it is kept.
-                if let started, let version = (try? storedVersion(for: key)) ?? nil, version > started,
-                    let stored = try? entry(for: key, now: writtenAt)
-                {
-                    return (stored.version, stored)
-                }
-                let version = try advanceVersion()
-                try insertRow(
-                    data, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
-                return (version, nil)
+        return try await writeTransaction(operation: "write the cache in") {
+            // NB: a row that does not validate is no write to keep: it is written over. The value
+            // is read only when it is kept.
+            if let started, let version = (try? storedVersion(for: key)) ?? nil, version > started,
+                let stored = try? entry(for: key, now: writtenAt)
+            {
+                return (stored.version, stored)
             }
+            let version = try advanceVersion()
+            try insertRow(
+                data, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
+            return (version, nil)
         }
     }
 
@@ -74,9 +73,10 @@ extension DiskCache {
     /// - Returns: The new version; `nil` when the entry is gone or was written again since
     ///   (nothing changes).
     func confirm(_ key: String, _ confirmation: Confirmation) async throws -> UInt64? {
-        // NB: the only suspension, before anything changes: a read may run meanwhile.
+        // NB: a suspension before anything changes (and one while another connection holds the
+        // file's lock, see `writeTransaction`): a read may run meanwhile.
         try await writeFault?(key)
-        return try database.transaction(operation: "write the cache in") {
+        return try await writeTransaction(operation: "write the cache in") {
             let version = try advanceVersion()
             let update = try database.prepare(
                 """
@@ -98,13 +98,11 @@ extension DiskCache {
     ///
     /// - Returns: The version of the removal.
     @discardableResult
-    func remove(_ key: String) throws -> UInt64 {
-        try keepingTotalOnFailure {
-            try database.transaction(operation: "remove from the cache in") {
-                let version = try advanceVersion()
-                try deleteEntry(key)
-                return version
-            }
+    func remove(_ key: String) async throws -> UInt64 {
+        try await writeTransaction(operation: "remove from the cache in") {
+            let version = try advanceVersion()
+            try deleteEntry(key)
+            return version
         }
     }
 
@@ -124,8 +122,8 @@ extension DiskCache {
     ///
     /// - Returns: The version of the removal.
     @discardableResult
-    func removeAll() throws -> UInt64 {
-        try database.transaction(operation: "clear the cache in") {
+    func removeAll() async throws -> UInt64 {
+        try await writeTransaction(operation: "clear the cache in") {
             let version = try advanceVersion()
             try database.execute("DELETE FROM content_loading_cache", operation: "clear the cache in")
             try database.execute("DELETE FROM content_loading_list_pages", operation: "clear the cache in")
@@ -223,15 +221,6 @@ extension DiskCache {
         guard mark != totalBytesRead else { return }
         totalBytes = try Self.measuredBytes(in: database)
         totalBytesRead = mark
-    }
-
-    /// Runs `body`; when it throws (its transaction rolled back), the running total is restored.
-    func keepingTotalOnFailure<T>(_ body: () throws -> T) throws -> T {
-        let before = totalBytes
-        do { return try body() } catch {
-            totalBytes = before
-            throw error
-        }
     }
 
     /// Deletes the least recently read entries, but `key`, until the total fits the limit.

@@ -26,7 +26,9 @@ import Foundation
 /// Make one `DiskCache` per file in a process, and give it to every repository, element store
 /// and outbox: what is made over one `DiskCache` shares its readers. A second `DiskCache` over
 /// the file is another connection, as another process's is: its writes reach this one's
-/// readers when they next read the file.
+/// readers when they next read the file. A write that meets another connection's write lock
+/// waits for it, up to ``SQLiteDatabase/busyTimeout`` (then it fails saying the database is
+/// locked), without holding a thread: the cache answers reads meanwhile.
 public actor DiskCache {
     /// One stored entry.
     struct Entry: Sendable {
@@ -74,6 +76,9 @@ public actor DiskCache {
     var pendingElements: Set<String>
     /// The file's mark (``FileMark``) when ``pendingElements`` was read from the file.
     var pendingElementsRead: FileMark
+    /// The writes waiting for another connection's write lock, in the order they came (see
+    /// `DiskCache+WriteLock.swift`).
+    var writeTurns = WriteTurns()
 
     static let migrations = [
         """
@@ -263,8 +268,8 @@ public actor DiskCache {
     nonisolated var latestVersion: UInt64 { seenVersion.withLock { $0 } }
 
     /// The stored keys, least recently read first.
-    public func keysByAccess() throws -> [String] {
-        if !pendingReads.isEmpty { try database.transaction(operation: "write the cache in") { try recordReads() } }
+    public func keysByAccess() async throws -> [String] {
+        if !pendingReads.isEmpty { try await writeTransaction(operation: "write the cache in") { try recordReads() } }
         let select = try database.prepare(
             "SELECT key FROM content_loading_cache ORDER BY accessed_at, key", operation: "read the cache in")
         var keys: [String] = []
