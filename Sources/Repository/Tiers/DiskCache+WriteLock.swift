@@ -43,9 +43,9 @@ extension DiskCache {
 
     /// Begins a write transaction once no other connection holds the write lock: tried at
     /// once, then after pauses that grow from 1 ms to 50 ms (SQLite's own busy handler waits
-    /// from 1 ms to 100 ms), until ``SQLiteDatabase/busyTimeout`` has passed.
+    /// from 1 ms to 100 ms), until ``lockTimeout`` (the busy timeout) has passed.
     private func beginWhenUnlocked(operation: String, unlessCancelled: Bool) async throws {
-        let end = ContinuousClock.now + SQLiteDatabase.busyTimeout
+        let end = ContinuousClock.now + lockTimeout
         var pause = Duration.milliseconds(1)
         while true {
             if unlessCancelled, Task.isCancelled { throw CancellationError() }
@@ -56,6 +56,11 @@ extension DiskCache {
             pause = min(pause * 2, .milliseconds(50))
         }
     }
+
+    /// Sets how long a write waits for another connection's lock (``lockTimeout``): tests wait
+    /// longer than the busy timeout, on a machine too busy to see a write wait within it, or
+    /// less, to see one give up.
+    func setLockTimeout(_ timeout: Duration) { lockTimeout = timeout }
 
     /// Runs `body` in the write transaction begun, keeping the byte total when it fails.
     private func committing<T>(operation: String, _ body: () throws -> T) throws -> T {

@@ -79,6 +79,9 @@ public actor DiskCache {
     /// The writes waiting for another connection's write lock, in the order they came (see
     /// `DiskCache+WriteLock.swift`).
     var writeTurns = WriteTurns()
+    /// How long a write waits for another connection's write lock before it fails: the busy
+    /// timeout (tests set another, see `setLockTimeout(_:)`).
+    var lockTimeout = SQLiteDatabase.busyTimeout
 
     static let migrations = [
         """
