@@ -17,7 +17,7 @@ public struct RecorderTimeout: Error, CustomStringConvertible {
         self.recorded = recorded.map { String(describing: $0) }
     }
 
-    /// What the wait asked for and what it saw: "waited 20.0 seconds for 3 elements; 2 recorded: […]".
+    /// What the wait asked for and what it saw: "waited 60.0 seconds for 3 elements; 2 recorded: […]".
     public var description: String {
         let wanted = count == .max ? "the stream to finish" : "\(count) elements"
         return "waited \(timeout) for \(wanted); \(recorded.count) recorded: [\(recorded.joined(separator: ", "))]"

@@ -10,7 +10,7 @@ extension RefreshHandle {
     /// ```
     ///
     /// - Parameter timeout: How long to wait. Pass ``WaitTimeout/defaultTimeout`` for the
-    ///   recorders' 20 seconds.
+    ///   recorders' 60 seconds.
     /// - Returns: The state the refresh settled in.
     /// - Throws: ``WaitTimeout`` (naming the model's state then) when `timeout` passes first;
     ///   `CancellationError` when the waiting task is cancelled first.

@@ -14,8 +14,9 @@ import ContentLoadingSupport
 /// `CancellationError` when its task is cancelled.
 @MainActor
 public final class StreamRecorder<Element: Sendable> {
-    /// How long a wait lasts by default before it throws ``RecorderTimeout``.
-    public static var defaultTimeout: Duration { .seconds(20) }
+    /// How long a wait lasts by default before it throws ``RecorderTimeout``: 60 seconds (see
+    /// ``WaitTimeout/defaultTimeout``).
+    public static var defaultTimeout: Duration { .seconds(60) }
 
     /// Every element recorded so far, oldest first.
     public private(set) var elements: [Element] = []

@@ -7,11 +7,16 @@
 ///
 /// ```swift
 /// let call = try await loader.call(1)
-/// // throws WaitTimeout: waited 20.0 seconds for call 1 of ControlledLoader<String, Array<Int>>; 1 call made: 0 "a"
+/// // throws WaitTimeout: waited 60.0 seconds for call 1 of ControlledLoader<String, Array<Int>>; 1 call made: 0 "a"
 /// ```
 public struct WaitTimeout: Error, CustomStringConvertible {
-    /// How long a wait lasts by default: 20 seconds, as the recorders' waits.
-    public static var defaultTimeout: Duration { .seconds(20) }
+    /// How long a wait lasts by default: 60 seconds, as the recorders' waits.
+    ///
+    /// Swift Testing starts a suite's tests at once, so a wait also lasts while the test waits
+    /// its turn on the machine's cores (and a main-actor test, for the main thread): in a run
+    /// of 800 tests on two busy cores, a wait of 20 seconds, the default before, ran out with
+    /// nothing wrong. A wait that never ends still fails the test, a minute later.
+    public static var defaultTimeout: Duration { .seconds(60) }
 
     /// What the wait was for, and what there was when it gave up.
     public let awaited: String
@@ -24,7 +29,7 @@ public struct WaitTimeout: Error, CustomStringConvertible {
         self.timeout = timeout
     }
 
-    /// "waited 20.0 seconds for …".
+    /// "waited 60.0 seconds for …".
     public var description: String { "waited \(timeout) for \(awaited)" }
 }
 

@@ -29,7 +29,7 @@ extension CachedContentLoaderTests {
 
         let second = model.refresh("b")
         loader.complete(try await loader.call(1), returning: "B")
-        #expect(try await second.completed(timeout: .seconds(20)) == .success("B"))
+        #expect(try await second.completed(timeout: WaitTimeout.defaultTimeout) == .success("B"))
     }
 
     @Test func aRefreshQueuedWhileTheReadFetchesRunsWhenTheFetchHasEnded() async throws {
@@ -39,7 +39,7 @@ extension CachedContentLoaderTests {
         let queued = model.refresh("b")
         loader.complete(fetchOfA, returning: "A")
         loader.complete(try await loader.call(1), returning: "B")
-        #expect(try await queued.completed(timeout: .seconds(20)) == .success("B"))
+        #expect(try await queued.completed(timeout: WaitTimeout.defaultTimeout) == .success("B"))
     }
 
     @Test func aRefreshWhileTheReadFetchesJoinsTheFetch() async throws {

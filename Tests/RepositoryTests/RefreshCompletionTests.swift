@@ -20,12 +20,12 @@ struct RefreshCompletionTests {
         let model = CachedContentLoader(repository: repository)
 
         let refresh = model.refresh("a")
-        #expect(try await refresh.settled(timeout: .seconds(20)) == .success("cached"))
+        #expect(try await refresh.settled(timeout: WaitTimeout.defaultTimeout) == .success("cached"))
         #expect(!refresh.isCompleted, "the revalidation runs")
         #expect(model.isRefreshing)
 
         loader.complete(try await loader.call(0), returning: "fetched")
-        #expect(try await refresh.completed(timeout: .seconds(20)) == .success("fetched"))
+        #expect(try await refresh.completed(timeout: WaitTimeout.defaultTimeout) == .success("fetched"))
         #expect(refresh.isCompleted)
         #expect(!model.isRefreshing)
         // NB: stored: a new repository over the same file reads it without a fetch.
@@ -39,9 +39,9 @@ struct RefreshCompletionTests {
         try await repository.save("cached", for: "a")
         let model = CachedContentLoader(repository: repository)
         let refresh = model.refresh("a")
-        _ = try await refresh.settled(timeout: .seconds(20))
+        _ = try await refresh.settled(timeout: WaitTimeout.defaultTimeout)
         loader.complete(try await loader.call(0), throwing: URLError(.notConnectedToInternet))
-        let state = try await refresh.completed(timeout: .seconds(20))
+        let state = try await refresh.completed(timeout: WaitTimeout.defaultTimeout)
         #expect(state.phase == .error)
         #expect(state.content == "cached")
     }
@@ -52,14 +52,14 @@ struct RefreshCompletionTests {
         })
         try await repository.save("cached", for: "a")
         let model = CachedContentLoader(repository: repository, policy: .returnCacheDontLoad)
-        #expect(try await model.refresh("a").completed(timeout: .seconds(20)) == .success("cached"))
+        #expect(try await model.refresh("a").completed(timeout: WaitTimeout.defaultTimeout) == .success("cached"))
     }
 
     @Test func aLaterSaveStillReachesTheModelAfterTheRefreshCompleted() async throws {
         let repository = KeyedRepository<String, String>(fetch: { _ in "fetched" })
         let model = CachedContentLoader(repository: repository)
         let recorder = StateRecorder(model)
-        #expect(try await model.refresh("a").completed(timeout: .seconds(20)) == .success("fetched"))
+        #expect(try await model.refresh("a").completed(timeout: WaitTimeout.defaultTimeout) == .success("fetched"))
         try await repository.save("edited", for: "a")
         #expect(try await recorder.states(count: 4).last == .success("edited"))
     }
@@ -96,7 +96,7 @@ struct RefreshCompletionTests {
         let model = Model(later: later)
         let recorder = StateRecorder(model)
         let refresh = model.refresh()
-        #expect(try await refresh.completed(timeout: .seconds(20)) == .success(1))
+        #expect(try await refresh.completed(timeout: WaitTimeout.defaultTimeout) == .success(1))
         #expect(model.isLoading == false)
         laterValues.yield(2)
         #expect(try await recorder.states(count: 4) == [.unloaded, .loading(previous: nil), .success(1), .success(2)])

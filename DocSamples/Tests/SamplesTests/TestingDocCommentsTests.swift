@@ -134,11 +134,11 @@ struct TestingDocComments {
         // end sample
     }
 
-    /// Compiled, not run: it shows a wait that runs out (20 seconds).
+    /// Compiled, not run: it shows a wait that runs out (60 seconds).
     static func waitTimeout(loader: ControlledLoader<String, [Int]>) async throws -> ControlledLoader<String, [Int]>.Call {
         // sample: Sources/ContentLoadingTesting/WaitTimeout.swift#1
         let call = try await loader.call(1)
-        // throws WaitTimeout: waited 20.0 seconds for call 1 of ControlledLoader<String, Array<Int>>; 1 call made: 0 "a"
+        // throws WaitTimeout: waited 60.0 seconds for call 1 of ControlledLoader<String, Array<Int>>; 1 call made: 0 "a"
         // end sample
         return call
     }
