@@ -144,6 +144,10 @@ public actor DiskCache {
 
     /// Opens (or creates) the disk tier at `location`.
     ///
+    /// Opening writes only when the file is new, needs a migration or holds entries of another
+    /// format; then it waits for another connection's write lock as SQLite does, on the calling
+    /// thread, up to ``SQLiteDatabase/busyTimeout``. The writes after it wait without a thread.
+    ///
     /// - Parameters:
     ///   - location: A file (one of its own, or a database the kit created) or memory.
     ///   - byteLimit: The most bytes of keys and values kept. Defaults to 64 MiB.
