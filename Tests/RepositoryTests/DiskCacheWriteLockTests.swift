@@ -37,8 +37,8 @@ struct DiskCacheWriteLockTests {
     func waits(_ disk: DiskCache, behind: Int = 0) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            let turns = await disk.writeTurns
-            if turns.isTaken, turns.waitingCount == behind { return true }
+            let queue = disk.writeLock.queue
+            if queue.isHeld, queue.waiting == behind { return true }
             await Task.yield()
         }
         return false
@@ -86,7 +86,7 @@ struct DiskCacheWriteLockTests {
         for write in writes { versions.append(try await write.value) }
         #expect(versions == versions.sorted() && Set(versions).count == 3, "committed in order: \(versions)")
         #expect(try await stored("key", in: disk) == "third")
-        #expect(await disk.writeTurns.isTaken == false)
+        #expect(!disk.writeLock.queue.isHeld)
     }
 
     @Test func aWriteWhoseTaskIsCancelledWhileItWaitsIsStillMade() async throws {
@@ -115,7 +115,7 @@ struct DiskCacheWriteLockTests {
         #expect(error?.description.contains("cannot write the cache in database \(path): database is locked") == true)
         try lock.execute("COMMIT")
         #expect(try await stored("key", in: disk) == "before")
-        #expect(await disk.writeTurns.isTaken == false)
+        #expect(!disk.writeLock.queue.isHeld)
         #expect(await disk.storedBytes == "key".utf8.count + "before".utf8.count, "the byte total as it was")
     }
 }

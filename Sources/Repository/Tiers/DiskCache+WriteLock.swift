@@ -16,7 +16,7 @@ extension DiskCache {
     /// when it or the commit throws (the byte total then goes back to what it was, as the
     /// file's rows do). Waits for another connection's write lock without holding a thread, up
     /// to ``SQLiteDatabase/busyTimeout``; this connection's writes that come meanwhile wait
-    /// behind it, in order (``WriteTurns``).
+    /// behind it, in order (``writeLock``).
     ///
     /// - Parameter unlessCancelled: Whether a cancelled task writes nothing: checked right
     ///   before the transaction begins, so from the check to the commit the actor runs nothing
@@ -27,16 +27,10 @@ extension DiskCache {
     func writeTransaction<T>(
         operation: String, unlessCancelled: Bool = false, _ body: () throws -> T
     ) async throws -> T {
-        if writeTurns.isTaken {
-            await withCheckedContinuation { writeTurns.wait($0) }
-        } else {
-            if unlessCancelled, Task.isCancelled { throw CancellationError() }
-            if try database.beginWriteUnlessLocked(operation: operation) == nil {
-                return try committing(operation: operation, body)
-            }
-            writeTurns.take()
-        }
-        defer { writeTurns.passOn() }
+        // NB: taken at once when no write of this connection waits, as the write then does not
+        // suspend either: `BEGIN` is tried first without a pause.
+        await writeLock.lock()
+        defer { writeLock.unlock() }
         try await beginWhenUnlocked(operation: operation, unlessCancelled: unlessCancelled)
         return try committing(operation: operation, body)
     }

@@ -76,9 +76,10 @@ public actor DiskCache {
     var pendingElements: Set<String>
     /// The file's mark (``FileMark``) when ``pendingElements`` was read from the file.
     var pendingElementsRead: FileMark
-    /// The writes waiting for another connection's write lock, in the order they came (see
-    /// `DiskCache+WriteLock.swift`).
-    var writeTurns = WriteTurns()
+    /// Held by each write from before its `BEGIN` to its commit: one waiting for another
+    /// connection's write lock holds this connection's later writes behind it, in the order
+    /// they came (see `DiskCache+WriteLock.swift`).
+    nonisolated let writeLock = AsyncLock()
     /// How long a write waits for another connection's write lock before it fails: the busy
     /// timeout (tests set another, see `setLockTimeout(_:)`).
     var lockTimeout = SQLiteDatabase.busyTimeout
