@@ -130,6 +130,61 @@ public final class RecordsScenario {
         guard items.count == 50 else { fatalError("P9: raw read \(items.count) rows") }
     }
 
+    /// P9's other base: raw sqlite3 over the kit's own file, as an app reading the kit's tables
+    /// with its own SQL would: open, the initial page's row (its ids), its elements through
+    /// their membership rows, `JSONDecoder` of each in the page's order, close. What the
+    /// file's layout costs (its schema, read at open; elements stored once, one row each,
+    /// wherever their ids fall), without the kit's code.
+    ///
+    /// NB: the keys are the kit's internal forms (a list's pages, a page's members): a change
+    /// of them fails here (CI runs it, `--time-open 3 1000`), as C2's raw read does.
+    public func rawKitFileColdOpen() throws {
+        var db: OpaquePointer?
+        guard sqlite3_open(path, &db) == SQLITE_OK, let db else { fatalError("P9: open failed") }
+        defer { sqlite3_close(db) }
+        let type = String(reflecting: Item.self)
+        let listKey = "pages:[\(type)]|feed"
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        var page: OpaquePointer?
+        sqlite3_prepare_v2(
+            db,
+            "SELECT ids FROM content_loading_list_pages WHERE list_key = ?1 AND request IS NULL ORDER BY position LIMIT 1",
+            -1, &page, nil)
+        defer { sqlite3_finalize(page) }
+        sqlite3_bind_text(page, 1, listKey, -1, transient)
+        guard sqlite3_step(page) == SQLITE_ROW else { fatalError("P9: the kit's file holds no initial page") }
+        let decoder = JSONDecoder()
+        let ids = try decoder.decode(
+            [String].self, from: Data(bytes: sqlite3_column_blob(page, 0), count: Int(sqlite3_column_bytes(page, 0))))
+        var members: OpaquePointer?
+        sqlite3_prepare_v2(
+            db,
+            """
+            SELECT m.element_id, e.value FROM content_loading_list_members m
+                JOIN content_loading_elements e ON e.type = m.element_type AND e.id = m.element_id
+                WHERE m.list_key = ?1 AND m.element_type = ?2
+            """, -1, &members, nil)
+        defer { sqlite3_finalize(members) }
+        sqlite3_bind_text(members, 1, "\(listKey)\u{1F}0", -1, transient)
+        sqlite3_bind_text(members, 2, type, -1, transient)
+        var rows: [String: Data] = [:]
+        while sqlite3_step(members) == SQLITE_ROW {
+            let id = String(
+                decoding: UnsafeRawBufferPointer(
+                    start: sqlite3_column_blob(members, 0), count: Int(sqlite3_column_bytes(members, 0))),
+                as: UTF8.self)
+            rows[id] = Data(
+                bytes: sqlite3_column_blob(members, 1), count: Int(sqlite3_column_bytes(members, 1)))
+        }
+        let items = try ids.map { id in
+            guard let row = rows[id] else { fatalError("P9: the kit's file holds no row of element \(id)") }
+            return try decoder.decode(Item.self, from: row)
+        }
+        guard items.count == 50, items.first?.id == 0 else {
+            fatalError("P9: raw read of the kit's file: \(items.count) items")
+        }
+    }
+
     private static func writeRawTable(_ items: [Item], at path: String) throws {
         var db: OpaquePointer?
         guard sqlite3_open(path, &db) == SQLITE_OK, let db else { fatalError("P9: open failed") }

@@ -239,6 +239,20 @@ func recordsRows(runs: Int) async throws -> [Row] {
         Row(
             "P9. cold open, first 50 of 100,000 stored / raw keyset SELECT + JSONDecoder (\(ms(open)) vs \(ms(raw)))",
             open, over: raw, atMost: 1.50))
+    // P9's split: the kit's file read raw (its layout's cost) against the raw table, and the
+    // kit against that read (its code's cost); the two ratios multiply to about P9's.
+    let (kitFile, rawTable) = try await interleavedTimed(
+        runs: 15, { try await time { try large.rawKitFileColdOpen() } }, { try await time { try large.rawColdOpen() } })
+    rows.append(
+        Row(
+            "P9 (context). the kit's file read raw (page row, 50 elements joined, JSONDecoder) / raw keyset SELECT + JSONDecoder (\(ms(kitFile)) vs \(ms(rawTable)))",
+            kitFile, over: rawTable))
+    let (kitOpen, kitFileAgain) = try await interleavedTimed(
+        runs: 15, { try await large.coldOpen() }, { try await time { try large.rawKitFileColdOpen() } })
+    rows.append(
+        Row(
+            "P9 (context). cold open / the kit's file read raw (\(ms(kitOpen)) vs \(ms(kitFileAgain)))",
+            kitOpen, over: kitFileAgain))
     let (openSmall, openLarge) = try await interleavedTimed(
         runs: 15, { try await small.coldOpen() }, { try await large.coldOpen() })
     rows.append(
@@ -484,13 +498,23 @@ if let (count, _) = profilingOption("--time-large-revalidation") {
     print("read and 304 of a 5 MB value: \(ms(times.sorted()[count / 2]))")
     exit(0)
 }
-/// `ratio-report --time-open N`: N cold opens of P9 beside N raw reads, alternated; their
-/// medians and ratio.
-if let (count, _) = profilingOption("--time-open") {
-    let scenario = try await RecordsScenario(count: 100_000)
+/// `ratio-report --time-open N [ELEMENTS]`: N cold opens of P9 beside N raw reads of the raw
+/// table and N of the kit's file, alternated; their medians and ratios. The list holds ELEMENTS
+/// (100,000 unless given).
+if let (count, subject) = profilingOption("--time-open") {
+    let scenario = try await RecordsScenario(count: Int(subject) ?? 100_000)
     let (open, raw) = try await interleavedTimed(
         runs: count, { try await scenario.coldOpen() }, { try await time { try scenario.rawColdOpen() } })
+    let (kitFile, rawAgain) = try await interleavedTimed(
+        runs: count, { try await time { try scenario.rawKitFileColdOpen() } },
+        { try await time { try scenario.rawColdOpen() } })
+    let (openAgain, kitFileAgain) = try await interleavedTimed(
+        runs: count, { try await scenario.coldOpen() }, { try await time { try scenario.rawKitFileColdOpen() } })
     print("P9 cold open \(ms(open)) vs raw \(ms(raw)): \(format(ratio(open, raw)))")
+    print("the kit's file read raw \(ms(kitFile)) vs raw \(ms(rawAgain)): \(format(ratio(kitFile, rawAgain)))")
+    print(
+        "cold open \(ms(openAgain)) vs the kit's file read raw \(ms(kitFileAgain)): \(format(ratio(openAgain, kitFileAgain)))"
+    )
     exit(0)
 }
 /// `ratio-report --profile-memory-hits N [kit|dictionary]`: N memory hits of scenario C1 (or N
