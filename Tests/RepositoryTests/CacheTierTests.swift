@@ -121,6 +121,27 @@ struct DiskCacheTests {
         #expect(await disk.storedBytes == 132, "three 30-byte values under 14-byte keys (Swift.String|a)")
     }
 
+    @Test func aCacheOpenedOverAFullFileEvictsOnItsFirstWrite() async throws {
+        // NB: the total is not measured at open (it reads every value): the first write
+        // measures it, so the limit holds from that write on.
+        let first = try repository(byteLimit: 1 << 20)
+        for key in ["a", "b", "c", "d"] {
+            try await first.save(String(repeating: key, count: 28), for: key)  // 44 bytes with the key
+            clock.advance(by: 1)
+        }
+        let reopened = try repository(byteLimit: 140)
+        try await reopened.save(String(repeating: "e", count: 28), for: "e")  // 220 > 140: evict two
+        let disk = try #require(reopened.disk)
+        #expect(try await disk.keysByAccess() == ["Swift.String|c", "Swift.String|d", "Swift.String|e"])
+        #expect(await disk.storedBytes == 132)
+    }
+
+    @Test func aCacheReportsItsSizeBeforeItsFirstWrite() async throws {
+        let first = try repository()
+        for key in ["a", "b"] { try await first.save(String(repeating: key, count: 28), for: key) }
+        #expect(try await repository().disk?.storedBytes == 88, "two 30-byte values under 14-byte keys")
+    }
+
     @Test func writesThroughTwoConnectionsStayUnderTheByteLimitTogether() async throws {
         // NB: two processes on one cache file (here two `DiskCache`s), both opened first: each
         // write counts what the other wrote since.

@@ -63,20 +63,6 @@ extension DiskCache {
                 WHERE content_loading_cache_values.key = content_loading_cache.key), 0)
         """
 
-    /// The bytes the stored keys and values take, measured (a stored size is not trusted), and
-    /// how many entries have a format other than `format` (0 when `format` is `nil`).
-    static func measured(in database: SQLiteDatabase, format: Int? = nil) throws -> (bytes: Int, otherFormat: Int) {
-        let measure = try database.prepare(
-            """
-            SELECT (SELECT total(length(CAST(key AS BLOB))) FROM content_loading_cache)
-                    + (SELECT total(\(valueBytes)) FROM content_loading_cache_values),
-                (SELECT total(format <> ?) FROM content_loading_cache)
-            """, operation: "read the cache in")
-        try measure.bind(format, at: 1)
-        guard try measure.step() else { return (0, 0) }
-        return (measure.int(at: 0), measure.int(at: 1))
-    }
-
     /// Writes the value of the entry for `key`, inside the transaction that writes the entry.
     func writeValue(_ data: Data, for key: String) throws {
         let insert = try database.prepare(

@@ -56,13 +56,14 @@ extension DiskCache {
     /// less, to see one give up.
     func setLockTimeout(_ timeout: Duration) { lockTimeout = timeout }
 
-    /// Runs `body` in the write transaction begun, keeping the byte total when it fails.
+    /// Runs `body` in the write transaction begun, keeping the byte total (and when it was
+    /// measured) when it fails.
     private func committing<T>(operation: String, _ body: () throws -> T) throws -> T {
-        let total = totalBytes
+        let (total, measured) = (totalBytes, totalBytesRead)
         do {
             return try database.commitOrRollBack(operation: operation, body)
         } catch {
-            totalBytes = total
+            (totalBytes, totalBytesRead) = (total, measured)
             throw error
         }
     }

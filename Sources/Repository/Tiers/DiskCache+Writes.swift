@@ -212,10 +212,11 @@ extension DiskCache {
         pendingReads = [:]
     }
 
-    /// Measures ``totalBytes`` again when another connection to the file (another process's,
-    /// another `DiskCache`'s) has written since it was last measured, so that the byte limit
-    /// holds for the file, whoever wrote, or a transaction of this one was rolled back (see
-    /// ``fileMark()``). Inside a write's transaction, no other connection writes until it ends.
+    /// Measures ``totalBytes`` when it was never measured, or again when another connection to
+    /// the file (another process's, another `DiskCache`'s) has written since it was last
+    /// measured, so that the byte limit holds for the file, whoever wrote, or a transaction of
+    /// this one was rolled back (see ``fileMark()``). Inside a write's transaction, no other
+    /// connection writes until it ends.
     func syncTotalBytes() throws {
         let mark = try fileMark()
         guard mark != totalBytesRead else { return }

@@ -46,10 +46,15 @@ public actor DiskCache {
     public let formatVersion: Int
     let database: SQLiteDatabase
     /// The total size of the keys and values, kept as rows are written and removed; measured
-    /// again when another connection has written to the file (see `syncTotalBytes()`).
-    var totalBytes: Int
-    /// The file's mark (``FileMark``) when ``totalBytes`` was last measured.
-    var totalBytesRead: FileMark
+    /// by the first write, and again when another connection has written to the file (see
+    /// `syncTotalBytes()`).
+    var totalBytes = 0
+    /// The file's mark (``FileMark``) when ``totalBytes`` was last measured; `nil` before it is
+    /// first measured.
+    ///
+    /// NB: not measured at open: it reads every value's row, which an app with a full cache
+    /// paid at launch, on the thread that opened the cache, before its first cached screen.
+    var totalBytesRead: FileMark?
     /// When each entry read since the last write was read, by key.
     var pendingReads: [String: Double] = [:]
     /// Makes a write fail or wait (for tests): called before each write changes anything.
@@ -161,16 +166,12 @@ public actor DiskCache {
         path = database.path
         self.byteLimit = byteLimit
         self.formatVersion = formatVersion
-        // NB: one statement measures the entries and counts those of another format.
-        let (bytes, stale) = try Self.measured(in: database, format: formatVersion)
-        if stale > 0 {
+        if try Self.holdsEntries(in: database, otherThanFormat: formatVersion) {
             let discard = try database.prepare(
                 "DELETE FROM content_loading_cache WHERE format <> ?", operation: "discard old cache entries in")
             try discard.bind(formatVersion, at: 1)
             try discard.step()
         }
-        totalBytes = stale > 0 ? try Self.measuredBytes(in: database) : bytes
-        totalBytesRead = try Self.fileMark(of: database)
         let counter = try database.prepare(
             "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "read the cache in")
         seenVersion = Locked(try counter.step() ? UInt64(max(0, counter.int(at: 0))) : 0)
@@ -179,7 +180,22 @@ public actor DiskCache {
     }
 
     /// The bytes the stored keys and values take, measured (a stored size is not trusted).
-    static func measuredBytes(in database: SQLiteDatabase) throws -> Int { try measured(in: database).bytes }
+    static func measuredBytes(in database: SQLiteDatabase) throws -> Int {
+        let measure = try database.prepare(
+            """
+            SELECT (SELECT total(length(CAST(key AS BLOB))) FROM content_loading_cache)
+                    + (SELECT total(\(valueBytes)) FROM content_loading_cache_values)
+            """, operation: "read the cache in")
+        return try measure.step() ? measure.int(at: 0) : 0
+    }
+
+    /// Whether the file holds entries written in a format other than `format`.
+    static func holdsEntries(in database: SQLiteDatabase, otherThanFormat format: Int) throws -> Bool {
+        let select = try database.prepare(
+            "SELECT EXISTS (SELECT 1 FROM content_loading_cache WHERE format <> ?)", operation: "read the cache in")
+        try select.bind(format, at: 1)
+        return try select.step() && select.int(at: 0) != 0
+    }
 
     /// The entry for `key`, marked as read at `now` (written with the next write); `nil` when
     /// there is none.
@@ -268,8 +284,13 @@ public actor DiskCache {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// The total size of the stored keys and values.
-    public var storedBytes: Int { totalBytes }
+    /// The total size of the stored keys and values (measured the first time it is asked for
+    /// or a value is written, and again after another connection wrote to the file; when the
+    /// file cannot be read then, the size last measured, or 0).
+    public var storedBytes: Int {
+        try? syncTotalBytes()
+        return totalBytes
+    }
 
     /// The highest write version this connection has seen in the file (its own writes and the
     /// rows it read); what an invalidation marks stale goes up to it.
