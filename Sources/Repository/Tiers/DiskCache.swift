@@ -179,24 +179,6 @@ public actor DiskCache {
         pendingElementsRead = try Self.fileMark(of: database)
     }
 
-    /// The bytes the stored keys and values take, measured (a stored size is not trusted).
-    static func measuredBytes(in database: SQLiteDatabase) throws -> Int {
-        let measure = try database.prepare(
-            """
-            SELECT (SELECT total(length(CAST(key AS BLOB))) FROM content_loading_cache)
-                    + (SELECT total(\(valueBytes)) FROM content_loading_cache_values)
-            """, operation: "read the cache in")
-        return try measure.step() ? measure.int(at: 0) : 0
-    }
-
-    /// Whether the file holds entries written in a format other than `format`.
-    static func holdsEntries(in database: SQLiteDatabase, otherThanFormat format: Int) throws -> Bool {
-        let select = try database.prepare(
-            "SELECT EXISTS (SELECT 1 FROM content_loading_cache WHERE format <> ?)", operation: "read the cache in")
-        try select.bind(format, at: 1)
-        return try select.step() && select.int(at: 0) != 0
-    }
-
     /// The entry for `key`, marked as read at `now` (written with the next write); `nil` when
     /// there is none.
     ///
