@@ -16,6 +16,16 @@ public enum LargeValueScenario {
         return path
     }
 
+    /// A file holding 50,000 values of 1 KB (a full cache of small values: a 64 MiB limit
+    /// holds about as many), written through the kit and closed.
+    public static func manySmallValues() async throws -> String {
+        let path = try CacheScenario.freshCachePath()
+        let value = Data(repeating: 0x5A, count: 1_000)
+        let repository = KeyedRepository<String, Data>(disk: try DiskCache(.file(path: path))) { _ in Data() }
+        for index in 0..<50_000 { try await repository.save(value, for: "value \(index)") }
+        return path
+    }
+
     /// Opens the cache at `path` and closes it.
     public static func open(_ path: String) throws {
         _ = try DiskCache(.file(path: path))

@@ -480,13 +480,15 @@ if let (count, _) = profilingOption("--time-detail-reads") {
     print("detail read from the file: \(String(format: "%.1f", micros)) µs")
     exit(0)
 }
-/// `ratio-report --time-cache-open N`: N opens of a `DiskCache` holding 2,000 values of 30 KB;
-/// their median.
-if let (count, _) = profilingOption("--time-cache-open") {
-    let path = try await LargeValueScenario.largeCache()
+/// `ratio-report --time-cache-open N [many]`: N opens of a `DiskCache` holding 2,000 values of
+/// 30 KB (with `many`, 50,000 values of 1 KB); their median.
+if let (count, subject) = profilingOption("--time-cache-open") {
+    let many = subject == "many"
+    let path = try await many ? LargeValueScenario.manySmallValues() : LargeValueScenario.largeCache()
     var times: [Duration] = []
     for _ in 0..<count { times.append(try await time { try LargeValueScenario.open(path) }) }
-    print("DiskCache open, 2,000 values of 30 KB: \(ms(times.sorted()[count / 2]))")
+    print(
+        "DiskCache open, \(many ? "50,000 values of 1 KB" : "2,000 values of 30 KB"): \(ms(times.sorted()[count / 2]))")
     exit(0)
 }
 /// `ratio-report --time-large-revalidation N`: N reads of a 5 MB value from a `DiskCache`, each

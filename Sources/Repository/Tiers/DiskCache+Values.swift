@@ -73,14 +73,6 @@ extension DiskCache {
         return try measure.step() ? measure.int(at: 0) : 0
     }
 
-    /// Whether the file holds entries written in a format other than `format`.
-    static func holdsEntries(in database: SQLiteDatabase, otherThanFormat format: Int) throws -> Bool {
-        let select = try database.prepare(
-            "SELECT EXISTS (SELECT 1 FROM content_loading_cache WHERE format <> ?)", operation: "read the cache in")
-        try select.bind(format, at: 1)
-        return try select.step() && select.int(at: 0) != 0
-    }
-
     /// Writes the value of the entry for `key`, inside the transaction that writes the entry.
     func writeValue(_ data: Data, for key: String) throws {
         let insert = try database.prepare(

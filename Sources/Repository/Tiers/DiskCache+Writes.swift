@@ -135,17 +135,24 @@ extension DiskCache {
     }
 
     /// Advances the file's write-version counter, inside a write's transaction: the version of
-    /// that write. A counter row that is missing or does not validate starts again above every
-    /// valid version stored.
+    /// that write. It widens the range of the entries' formats by ``formatVersion`` too (see
+    /// `DiskCache+Formats.swift`). A counter row that is missing or does not validate starts
+    /// again above every valid version stored, with the range of the formats stored.
     func advanceVersion() throws -> UInt64 {
-        try database.run(
-            "UPDATE content_loading_cache_counter SET last_version = last_version + 1 WHERE id = 1",
+        let advance = try database.prepare(
+            "UPDATE content_loading_cache_counter SET last_version = last_version + 1, \(Self.widenedFormats) WHERE id = 1",
             operation: "write the cache in")
+        try advance.bind(formatVersion, at: 1)
+        try advance.step()
         var version = try Self.counter(in: database, operation: "write the cache in")
         if version == nil {
-            try database.execute(
-                "INSERT OR REPLACE INTO content_loading_cache_counter VALUES (1, (\(Self.validVersionsMaximum)) + 1)",
-                operation: "write the cache in")
+            let reseed = try database.prepare(
+                """
+                INSERT OR REPLACE INTO content_loading_cache_counter (id, last_version, lowest_format, highest_format)
+                    VALUES (1, (\(Self.validVersionsMaximum)) + 1, \(Self.measuredFormats))
+                """, operation: "write the cache in")
+            try reseed.bind(formatVersion, at: 1)
+            try reseed.step()
             let reseeded = try database.prepare(
                 "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "write the cache in")
             version = try reseeded.step() ? reseeded.int(at: 0) : nil

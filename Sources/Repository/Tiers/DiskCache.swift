@@ -133,6 +133,8 @@ public actor DiskCache {
         valuesApartSchema,
         // 11: stored pages served without some of their elements (see `DiskCache+UnreadablePages.swift`).
         incompletePagesSchema,
+        // 12: the range of formats the entries are in (see `DiskCache+Formats.swift`).
+        formatRangeSchema,
     ]
 
     /// What ``migrations`` make of an empty database, as one script that a new file runs
@@ -166,15 +168,11 @@ public actor DiskCache {
         path = database.path
         self.byteLimit = byteLimit
         self.formatVersion = formatVersion
-        if try Self.holdsEntries(in: database, otherThanFormat: formatVersion) {
-            let discard = try database.prepare(
-                "DELETE FROM content_loading_cache WHERE format <> ?", operation: "discard old cache entries in")
-            try discard.bind(formatVersion, at: 1)
-            try discard.step()
+        let (version, onlyThisFormat) = try Self.versionAndFormats(in: database, format: formatVersion)
+        if !onlyThisFormat, try Self.holdsEntries(in: database, otherThanFormat: formatVersion) {
+            try Self.discardEntries(in: database, otherThanFormat: formatVersion)
         }
-        let counter = try database.prepare(
-            "SELECT last_version FROM content_loading_cache_counter WHERE id = 1", operation: "read the cache in")
-        seenVersion = Locked(try counter.step() ? UInt64(max(0, counter.int(at: 0))) : 0)
+        seenVersion = Locked(version)
         pendingElements = try Self.pendingElements(in: database)
         pendingElementsRead = try Self.fileMark(of: database)
     }
