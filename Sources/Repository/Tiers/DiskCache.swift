@@ -42,7 +42,8 @@ public actor DiskCache {
     public nonisolated let path: String
     /// The most bytes of keys and values kept.
     public let byteLimit: Int
-    /// The format the entries are written in; entries of another format are discarded.
+    /// The format the entries are written in; entries of another format are discarded when the
+    /// cache opens.
     public let formatVersion: Int
     let database: SQLiteDatabase
     /// The total size of the keys and values, kept as rows are written and removed; measured
