@@ -7,22 +7,14 @@ import Foundation
 /// before its first cached screen, with a full cache); and revalidating a value of 5 MB that
 /// the server has not changed (a 304), after a read of it.
 public enum LargeValueScenario {
-    /// A file holding the values, written through the kit and closed.
-    public static func largeCache() async throws -> String {
+    /// A file holding `count` values of `bytes` bytes, written through the kit and closed: 2,000
+    /// of 30 KB by default; 50,000 of 1 KB is a full cache of small values (a 64 MiB limit holds
+    /// about as many).
+    public static func largeCache(count: Int = 2_000, bytes: Int = 30_000) async throws -> String {
         let path = try CacheScenario.freshCachePath()
-        let value = Data(repeating: 0x5A, count: 30_000)
+        let value = Data(repeating: 0x5A, count: bytes)
         let repository = KeyedRepository<String, Data>(disk: try DiskCache(.file(path: path))) { _ in Data() }
-        for index in 0..<2_000 { try await repository.save(value, for: "value \(index)") }
-        return path
-    }
-
-    /// A file holding 50,000 values of 1 KB (a full cache of small values: a 64 MiB limit
-    /// holds about as many), written through the kit and closed.
-    public static func manySmallValues() async throws -> String {
-        let path = try CacheScenario.freshCachePath()
-        let value = Data(repeating: 0x5A, count: 1_000)
-        let repository = KeyedRepository<String, Data>(disk: try DiskCache(.file(path: path))) { _ in Data() }
-        for index in 0..<50_000 { try await repository.save(value, for: "value \(index)") }
+        for index in 0..<count { try await repository.save(value, for: "value \(index)") }
         return path
     }
 

@@ -484,7 +484,8 @@ if let (count, _) = profilingOption("--time-detail-reads") {
 /// 30 KB (with `many`, 50,000 values of 1 KB); their median.
 if let (count, subject) = profilingOption("--time-cache-open") {
     let many = subject == "many"
-    let path = try await many ? LargeValueScenario.manySmallValues() : LargeValueScenario.largeCache()
+    let path =
+        try await many ? LargeValueScenario.largeCache(count: 50_000, bytes: 1_000) : LargeValueScenario.largeCache()
     var times: [Duration] = []
     for _ in 0..<count { times.append(try await time { try LargeValueScenario.open(path) }) }
     print(
