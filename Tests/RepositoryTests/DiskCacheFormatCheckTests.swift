@@ -38,6 +38,24 @@ struct DiskCacheFormatCheckTests {
         #expect(try sqlRows("SELECT key FROM content_loading_cache", in: path) == ["Swift.String|b"])
     }
 
+    /// The entries of another format gone without a discard (removed): the open reads the
+    /// formats and finds only its own, and its first write narrows the range; a write of the
+    /// other format between the two keeps it wide, and the next open discards that write.
+    @Test(arguments: [false, true])
+    func theFirstWriteAfterAnOpenThatFoundOnlyItsFormatNarrowsTheRange(writeBetween: Bool) async throws {
+        let own = try repository(formatVersion: 2)
+        let otherBuild = try repository(formatVersion: 3)
+        try await otherBuild.save("other format", for: "c")
+        try await own.remove("c")
+        #expect(try range() == "2…3")
+        let reopened = try repository(formatVersion: 2)
+        if writeBetween { try await otherBuild.save("other format again", for: "d") }
+        try await reopened.save("this format", for: "b")
+        #expect(try range() == (writeBetween ? "2…3" : "2…2"))
+        _ = try repository(formatVersion: 2)
+        #expect(try sqlRows("SELECT key FROM content_loading_cache", in: path) == ["Swift.String|b"])
+    }
+
     /// Entries written with an earlier format (an app's update) and with a later one (an
     /// older build of the app opening the file again) are both discarded; the opener's stay.
     @Test(arguments: [1, 3])

@@ -14,8 +14,9 @@ import Foundation
 ///
 /// An open whose format is the whole range (an app launched again by the build that last wrote
 /// its cache) reads no entry; any other reads the entries' formats, and discards when one
-/// differs. A range left wider than the entries are (the entries of another format evicted
-/// since) costs only that read, at each open, until an open discards.
+/// differs. When none does (those of another format were evicted or removed since), the
+/// connection's first write narrows the range to its format, unless a write came between the
+/// open's read and it (the version tells): until then, each open reads the formats.
 extension DiskCache {
     /// Migration 12: the range of the entries' formats, from the entries stored.
     static let formatRangeSchema = """
@@ -26,10 +27,12 @@ extension DiskCache {
             highest_format = (SELECT max(format) FROM content_loading_cache)
         """
 
-    /// The SQL, in an `UPDATE` of the counter row, that widens the range by the format bound
-    /// at `?1`.
-    static let widenedFormats = """
-        lowest_format = min(coalesce(lowest_format, ?1), ?1), highest_format = max(coalesce(highest_format, ?1), ?1)
+    /// The SQL, in the `UPDATE` that advances the counter row, that widens the range by the
+    /// format bound at `?1`; or narrows it to that format when the version before the update is
+    /// the one bound at `?2` (``formatsReadAt``; `NULL` never is).
+    static let advancedFormats = """
+        lowest_format = CASE WHEN last_version = ?2 THEN ?1 ELSE min(coalesce(lowest_format, ?1), ?1) END,
+        highest_format = CASE WHEN last_version = ?2 THEN ?1 ELSE max(coalesce(highest_format, ?1), ?1) END
         """
 
     /// The SQL for the range of the stored entries' formats, widened by the format bound at

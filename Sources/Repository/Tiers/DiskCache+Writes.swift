@@ -135,15 +135,18 @@ extension DiskCache {
     }
 
     /// Advances the file's write-version counter, inside a write's transaction: the version of
-    /// that write. It widens the range of the entries' formats by ``formatVersion`` too (see
-    /// `DiskCache+Formats.swift`). A counter row that is missing or does not validate starts
-    /// again above every valid version stored, with the range of the formats stored.
+    /// that write. It widens the range of the entries' formats by ``formatVersion`` too, or
+    /// narrows it as the open found (see `DiskCache+Formats.swift`). A counter row that is
+    /// missing or does not validate starts again above every valid version stored, with the
+    /// range of the formats stored.
     func advanceVersion() throws -> UInt64 {
         let advance = try database.prepare(
-            "UPDATE content_loading_cache_counter SET last_version = last_version + 1, \(Self.widenedFormats) WHERE id = 1",
+            "UPDATE content_loading_cache_counter SET last_version = last_version + 1, \(Self.advancedFormats) WHERE id = 1",
             operation: "write the cache in")
         try advance.bind(formatVersion, at: 1)
+        try advance.bind(formatsReadAt.map { Int($0) }, at: 2)
         try advance.step()
+        formatsReadAt = nil
         var version = try Self.counter(in: database, operation: "write the cache in")
         if version == nil {
             let reseed = try database.prepare(

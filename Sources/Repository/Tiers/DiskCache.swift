@@ -58,6 +58,10 @@ public actor DiskCache {
     var totalBytesRead: FileMark?
     /// When each entry read since the last write was read, by key.
     var pendingReads: [String: Double] = [:]
+    /// The write version at which the open read every entry's format and found only its own,
+    /// the range saying otherwise; the first write narrows the range when no write came
+    /// between (see `DiskCache+Formats.swift`).
+    var formatsReadAt: UInt64?
     /// Makes a write fail or wait (for tests): called before each write changes anything.
     var writeFault: (@Sendable (String) async throws -> Void)?
     /// The highest write version this connection has seen in the file.
@@ -170,8 +174,12 @@ public actor DiskCache {
         self.byteLimit = byteLimit
         self.formatVersion = formatVersion
         let (version, onlyThisFormat) = try Self.versionAndFormats(in: database, format: formatVersion)
-        if !onlyThisFormat, try Self.holdsEntries(in: database, otherThanFormat: formatVersion) {
-            try Self.discardEntries(in: database, otherThanFormat: formatVersion)
+        if !onlyThisFormat {
+            if try Self.holdsEntries(in: database, otherThanFormat: formatVersion) {
+                try Self.discardEntries(in: database, otherThanFormat: formatVersion)
+            } else if version > 0 {
+                formatsReadAt = version
+            }
         }
         seenVersion = Locked(version)
         pendingElements = try Self.pendingElements(in: database)
