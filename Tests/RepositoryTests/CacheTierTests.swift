@@ -122,8 +122,8 @@ struct DiskCacheTests {
     }
 
     @Test func aCacheOpenedOverAFullFileEvictsOnItsFirstWrite() async throws {
-        // NB: the total is not measured at open (it reads every value): the first write
-        // measures it, so the limit holds from that write on.
+        // NB: the total is not read at open: the first write takes the one the file keeps, so
+        // the limit holds from that write on.
         let first = try repository(byteLimit: 1 << 20)
         for key in ["a", "b", "c", "d"] {
             try await first.save(String(repeating: key, count: 28), for: key)  // 44 bytes with the key
@@ -155,6 +155,7 @@ struct DiskCacheTests {
         let disk = try #require(first.disk)
         #expect(try await disk.keysByAccess() == ["Swift.String|c", "Swift.String|d", "Swift.String|e"])
         #expect(await disk.storedBytes == 132, "the file's total, whichever connection wrote")
+        #expect(try sqlRows("SELECT stored_bytes FROM content_loading_cache_counter", in: path) == ["132"])
     }
 
     @Test func entriesOfAnotherFormatAreDiscarded() async throws {

@@ -93,14 +93,28 @@ struct DiskCacheCorruptionTests {
         #expect(try await repository().value(for: "new", policy: .returnCacheDontLoad)?.value == "new")
     }
 
+    /// NB: the file keeps the total its writes made (44 bytes here); a total it does not keep
+    /// is measured, as here.
     @Test func aValueStoredAsTextIsMeasuredInBytes() async throws {
         try await corrupt(
-            "UPDATE content_loading_cache_values SET value = CAST(value AS TEXT) || 'é' WHERE key = 'Swift.String|bad'")
+            """
+            UPDATE content_loading_cache_values SET value = CAST(value AS TEXT) || 'é' WHERE key = 'Swift.String|bad';
+            UPDATE content_loading_cache_counter SET stored_bytes = NULL
+            """)
         #expect(
             try sqlRows("SELECT typeof(value) FROM content_loading_cache_values ORDER BY key", in: path) == [
                 "text", "blob",
             ])
         #expect(try await repository().disk?.storedBytes == 46, "the keys, the values, and 2 bytes of é")
+    }
+
+    @Test(arguments: ["NULL", "-1", "'44'", "44.5"])
+    func aByteTotalTheFileKeepsThatDoesNotValidateIsMeasured(stored: String) async throws {
+        try await corrupt("UPDATE content_loading_cache_counter SET stored_bytes = \(stored)")
+        let restarted = try repository()
+        #expect(await restarted.disk?.storedBytes == 44, "the keys and the values, measured")
+        try await restarted.save("new", for: "new")
+        #expect(try sqlRows("SELECT stored_bytes FROM content_loading_cache_counter", in: path) == ["65"], "44 and 21")
     }
 
     @Test func aRowClaimingAHugeSizeEvictsNothingElse() async throws {

@@ -34,7 +34,7 @@ struct DiskCacheFreshSchemaTests {
         try SQLiteDatabase(.file(path: migrated)).prepareForStore(migrations: DiskCache.migrations)
         let expected = try contents(of: migrated)
         #expect(expected.contains("user_version \(DiskCache.migrations.count)"))
-        #expect(expected.contains("content_loading_cache_counter: 1, 0, NULL, NULL"))
+        #expect(expected.contains("content_loading_cache_counter: 1, 0, NULL, NULL, 0"))
         #expect(try contents(of: created) == expected)
     }
 

@@ -174,6 +174,14 @@ private final class TwoConnectionsRun: Sendable {
     }
 
     private func check() async throws {
+        // NB: both connections keep the file's byte total as they write: it is what the rows hold.
+        let kept = try sqlRows("SELECT quote(stored_bytes) FROM content_loading_cache_counter", in: path)
+        let measured = try sqlRows(
+            """
+            SELECT CAST((SELECT total(length(CAST(key AS BLOB))) FROM content_loading_cache)
+                + (SELECT total(length(CAST(value AS BLOB))) FROM content_loading_cache_values) AS INTEGER)
+            """, in: path)
+        #expect(kept == measured, "run \(run): the file keeps \(kept) bytes: \(steps.withLock { $0 })")
         let saved = saves.withLock { $0 }
         guard saved > 0 else { return }
         let stored: String?

@@ -492,6 +492,21 @@ if let (count, subject) = profilingOption("--time-cache-open") {
         "DiskCache open, \(many ? "50,000 values of 1 KB" : "2,000 values of 30 KB"): \(ms(times.sorted()[count / 2]))")
     exit(0)
 }
+/// `ratio-report --time-first-write N [many]`: N opens of the cache of `--time-cache-open`, each
+/// followed by two saves of a new key; the medians of the first save and of the second.
+if let (count, subject) = profilingOption("--time-first-write") {
+    let many = subject == "many"
+    let path =
+        try await many ? LargeValueScenario.largeCache(count: 50_000, bytes: 1_000) : LargeValueScenario.largeCache()
+    var (first, second): ([Duration], [Duration]) = ([], [])
+    for run in 0..<count {
+        let repository = KeyedRepository<String, Data>(disk: try DiskCache(.file(path: path))) { _ in Data() }
+        first.append(try await time { try await repository.save(Data(count: 1_000), for: "first \(run)") })
+        second.append(try await time { try await repository.save(Data(count: 1_000), for: "second \(run)") })
+    }
+    print("first save after the open \(ms(first.sorted()[count / 2])), second \(ms(second.sorted()[count / 2]))")
+    exit(0)
+}
 /// `ratio-report --time-large-revalidation N`: N reads of a 5 MB value from a `DiskCache`, each
 /// followed by a revalidation answered 304; their median.
 if let (count, _) = profilingOption("--time-large-revalidation") {

@@ -66,7 +66,8 @@ extension DiskCache {
     }
 
     /// Deletes the entries of a format other than `format` and narrows the range to it, in one
-    /// transaction.
+    /// transaction; the byte total stored goes (the next write measures it, see
+    /// `DiskCache+ByteTotal.swift`).
     static func discardEntries(in database: SQLiteDatabase, otherThanFormat format: Int) throws {
         let operation = "discard old cache entries in"
         try database.transaction(operation: operation) {
@@ -75,7 +76,10 @@ extension DiskCache {
             try discard.bind(format, at: 1)
             try discard.step()
             let narrow = try database.prepare(
-                "UPDATE content_loading_cache_counter SET lowest_format = ?1, highest_format = ?1 WHERE id = 1",
+                """
+                UPDATE content_loading_cache_counter SET lowest_format = ?1, highest_format = ?1, stored_bytes = NULL
+                    WHERE id = 1
+                """,
                 operation: operation)
             try narrow.bind(format, at: 1)
             try narrow.step()

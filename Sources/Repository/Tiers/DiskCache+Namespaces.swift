@@ -35,7 +35,7 @@ extension DiskCache {
                 _ = try moveValue.step()
             }
             // NB: the key's bytes count in the total; the new key is longer.
-            if moved { totalBytes = try Self.measuredBytes(in: database) }
+            if moved { try measureTotalBytes() }
             return moved
         }
     }
@@ -53,7 +53,7 @@ extension DiskCache {
                 operation: "clear the cache in")
             try delete.bind(prefix, at: 1)
             _ = try delete.step()
-            totalBytes = try Self.measuredBytes(in: database)
+            try measureTotalBytes()
             pendingReads = pendingReads.filter { !$0.key.hasPrefix(prefix) }
             return version
         }

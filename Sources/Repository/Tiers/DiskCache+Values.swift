@@ -63,13 +63,16 @@ extension DiskCache {
                 WHERE content_loading_cache_values.key = content_loading_cache.key), 0)
         """
 
-    /// The bytes the stored keys and values take, measured (a stored size is not trusted).
+    /// The SQL for the bytes the stored keys and values take, read from every entry's row and
+    /// every value's (the entries' size column is not trusted).
+    static let measuredBytesSQL = """
+        CAST((SELECT total(length(CAST(key AS BLOB))) FROM content_loading_cache)
+            + (SELECT total(\(valueBytes)) FROM content_loading_cache_values) AS INTEGER)
+        """
+
+    /// The bytes the stored keys and values take, measured (see ``measuredBytesSQL``).
     static func measuredBytes(in database: SQLiteDatabase) throws -> Int {
-        let measure = try database.prepare(
-            """
-            SELECT (SELECT total(length(CAST(key AS BLOB))) FROM content_loading_cache)
-                    + (SELECT total(\(valueBytes)) FROM content_loading_cache_values)
-            """, operation: "read the cache in")
+        let measure = try database.prepare("SELECT \(measuredBytesSQL)", operation: "read the cache in")
         return try measure.step() ? measure.int(at: 0) : 0
     }
 

@@ -56,12 +56,17 @@ extension DiskCache {
     /// less, to see one give up.
     func setLockTimeout(_ timeout: Duration) { lockTimeout = timeout }
 
-    /// Runs `body` in the write transaction begun, keeping the byte total (and when it was
-    /// measured) when it fails.
+    /// Runs `body` in the write transaction begun, then stores the byte total in the file when
+    /// `body` changed it (see `DiskCache+ByteTotal.swift`); keeps the byte total (and when it
+    /// was measured) when it fails.
     private func committing<T>(operation: String, _ body: () throws -> T) throws -> T {
         let (total, measured) = (totalBytes, totalBytesRead)
         do {
-            return try database.commitOrRollBack(operation: operation, body)
+            return try database.commitOrRollBack(operation: operation) {
+                let result = try body()
+                if (totalBytes, totalBytesRead) != (total, measured) { try storeTotalBytes() }
+                return result
+            }
         } catch {
             (totalBytes, totalBytesRead) = (total, measured)
             throw error

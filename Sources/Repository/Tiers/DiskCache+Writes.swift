@@ -109,6 +109,7 @@ extension DiskCache {
     /// Deletes the entry for `key` (its value and membership rows go with it, by trigger) and
     /// takes its bytes off the total; inside a write's transaction.
     func deleteEntry(_ key: String) throws {
+        try syncTotalBytes()
         pendingReads[key] = nil
         let removed = try storedBytes(of: key)
         let delete = try database.prepare(
@@ -128,7 +129,7 @@ extension DiskCache {
             try database.execute("DELETE FROM content_loading_cache", operation: "clear the cache in")
             try database.execute("DELETE FROM content_loading_list_pages", operation: "clear the cache in")
             try database.execute("DELETE FROM content_loading_elements", operation: "clear the cache in")
-            totalBytes = 0
+            (totalBytes, totalBytesRead) = (0, try fileMark())
             pendingReads = [:]
             return version
         }
@@ -222,18 +223,6 @@ extension DiskCache {
         pendingReads = [:]
     }
 
-    /// Measures ``totalBytes`` when it was never measured, or again when another connection to
-    /// the file (another process's, another `DiskCache`'s) has written since it was last
-    /// measured, so that the byte limit holds for the file, whoever wrote, or a transaction of
-    /// this one was rolled back (see ``fileMark()``). Inside a write's transaction, no other
-    /// connection writes until it ends.
-    func syncTotalBytes() throws {
-        let mark = try fileMark()
-        guard mark != totalBytesRead else { return }
-        totalBytes = try Self.measuredBytes(in: database)
-        totalBytesRead = mark
-    }
-
     /// Deletes the least recently read entries, but `key`, until the total fits the limit.
     private func evict(keeping key: String) throws {
         let oldest = try database.prepare(
@@ -256,6 +245,6 @@ extension DiskCache {
         totalBytes -= freed
         // NB: a total that still does not fit after every other entry went was counted wrong
         // (another process wrote the file): measure it again.
-        if totalBytes > byteLimit { totalBytes = try Self.measuredBytes(in: database) }
+        if totalBytes > byteLimit { try measureTotalBytes() }
     }
 }

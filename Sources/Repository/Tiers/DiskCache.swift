@@ -15,9 +15,10 @@ import Foundation
 /// relaunches, whatever the clocks say. Work runs on the actor, off the main actor.
 ///
 /// What a row holds is data, not truth: a row whose version, write time or value does not
-/// validate is a miss and an error, and is removed; the byte total is measured from the
-/// stored keys and values, never from a size column. A value larger than ``byteLimit`` is not
-/// stored (an error), and the other entries stay.
+/// validate is a miss and an error, and is removed; the byte total is the one every write keeps
+/// in the file, or measured from the stored keys and values when that one does not validate,
+/// never summed from the entries' size column. A value larger than ``byteLimit`` is not stored
+/// (an error), and the other entries stay.
 ///
 /// ```swift
 /// let disk = try DiskCache(.file(path: "cache.sqlite"), byteLimit: 64 << 20)
@@ -46,15 +47,14 @@ public actor DiskCache {
     /// cache opens.
     public let formatVersion: Int
     let database: SQLiteDatabase
-    /// The total size of the keys and values, kept as rows are written and removed; measured
-    /// by the first write, and again when another connection has written to the file (see
-    /// `syncTotalBytes()`).
+    /// The total size of the keys and values, kept as rows are written and removed; taken from
+    /// the file by the first write, and again when another connection has written to it (see
+    /// `DiskCache+ByteTotal.swift`).
     var totalBytes = 0
     /// The file's mark (``FileMark``) when ``totalBytes`` was last measured; `nil` before it is
     /// first measured.
     ///
-    /// NB: not measured at open: it reads every value's row, which an app with a full cache
-    /// paid at launch, on the thread that opened the cache, before its first cached screen.
+    /// NB: not read at open, which an app pays at launch, on the thread that opens the cache.
     var totalBytesRead: FileMark?
     /// When each entry read since the last write was read, by key.
     var pendingReads: [String: Double] = [:]
@@ -140,6 +140,8 @@ public actor DiskCache {
         incompletePagesSchema,
         // 12: the range of formats the entries are in (see `DiskCache+Formats.swift`).
         formatRangeSchema,
+        // 13: the byte total kept in the file (see `DiskCache+ByteTotal.swift`).
+        byteTotalSchema,
     ]
 
     /// What ``migrations`` make of an empty database, as one script that a new file runs
@@ -273,9 +275,10 @@ public actor DiskCache {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// The total size of the stored keys and values (measured the first time it is asked for
-    /// or a value is written, and again after another connection wrote to the file; when the
-    /// file cannot be read then, the size last measured, or 0).
+    /// The total size of the stored keys and values: the one the file keeps (read the first
+    /// time it is asked for or a value is written, and again after another connection wrote to
+    /// the file; measured from the rows when the file's does not validate). When the file cannot
+    /// be read then, the size last known, or 0.
     public var storedBytes: Int {
         try? syncTotalBytes()
         return totalBytes
