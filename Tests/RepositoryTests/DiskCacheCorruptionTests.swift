@@ -108,13 +108,24 @@ struct DiskCacheCorruptionTests {
         #expect(try await repository().disk?.storedBytes == 46, "the keys, the values, and 2 bytes of é")
     }
 
-    @Test(arguments: ["NULL", "-1", "'44'", "44.5"])
+    @Test(arguments: ["NULL", "-1", "'44'", "44.5", "1000000000000000"])
     func aByteTotalTheFileKeepsThatDoesNotValidateIsMeasured(stored: String) async throws {
         try await corrupt("UPDATE content_loading_cache_counter SET stored_bytes = \(stored)")
         let restarted = try repository()
         #expect(await restarted.disk?.storedBytes == 44, "the keys and the values, measured")
         try await restarted.save("new", for: "new")
         #expect(try sqlRows("SELECT stored_bytes FROM content_loading_cache_counter", in: path) == ["65"], "44 and 21")
+    }
+
+    /// A total larger than the rows hold, but within the file's pages: the write that finds it
+    /// over the limit even with every other entry gone measures before anything goes.
+    @Test func aByteTotalTheFileKeepsThatIsTooLargeEvictsNothingElse() async throws {
+        try await corrupt("UPDATE content_loading_cache_counter SET stored_bytes = 3000")
+        let restarted = try repository(byteLimit: 100)
+        try await restarted.save("new", for: "new")
+        let keys = try await restarted.disk?.keysByAccess().sorted()
+        #expect(keys == ["Swift.String|bad", "Swift.String|good", "Swift.String|new"])
+        #expect(try sqlRows("SELECT stored_bytes FROM content_loading_cache_counter", in: path) == ["65"])
     }
 
     @Test func aRowClaimingAHugeSizeEvictsNothingElse() async throws {

@@ -7,8 +7,9 @@ import Foundation
 /// a row each write changes anyway. A connection takes the file's total when another connection
 /// has written since it last knew it (a read of one row), and measures it from every entry's
 /// row and every value's (``measuredBytes(in:)``) only when the file's does not validate (not
-/// an integer, or below 0) or is not there: after a migration failed to set it, after an open
-/// discarded entries of another format, after the counter row was made again. Measuring a full
+/// an integer, below 0, or more than the file's pages) or is not there: after an open
+/// discarded entries of another format, after the counter row was made again. An eviction that
+/// would take every other entry measures first (see `evict(keeping:)`). Measuring a full
 /// cache of 50,000 values of 1 KB took 46 ms, which the first write after each launch paid, and
 /// each write after another connection's (an app and its extension), before what it stored
 /// could be shown.
@@ -47,11 +48,14 @@ extension DiskCache {
         try store.step()
     }
 
-    /// The byte total the file keeps; `nil` when it is not there or does not validate.
+    /// The byte total the file keeps; `nil` when it is not there or does not validate: not an
+    /// integer, below 0, or more than the file's pages hold (the keys and values are in them).
     static func storedTotalBytes(in database: SQLiteDatabase) throws -> Int? {
         let select = try database.prepare(
             """
-            SELECT CASE WHEN typeof(stored_bytes) = 'integer' AND stored_bytes >= 0 THEN stored_bytes END
+            SELECT CASE WHEN typeof(stored_bytes) = 'integer' AND stored_bytes >= 0
+                    AND stored_bytes <= (SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size())
+                THEN stored_bytes END
                 FROM content_loading_cache_counter WHERE id = 1
             """, operation: "read the cache in")
         return try select.step() ? select.optionalInt(at: 0) : nil
