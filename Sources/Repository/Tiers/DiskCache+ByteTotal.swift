@@ -1,6 +1,7 @@
 import Foundation
 
-/// The byte total of the stored keys and values, which the byte limit is held to.
+/// The byte total of the stored keys and values, and the eviction that holds it to the byte
+/// limit.
 ///
 /// Each connection keeps the total in memory (``totalBytes``) and the file keeps it in the
 /// counter row (`stored_bytes`), which every write that changes it sets before it commits, in
@@ -59,5 +60,42 @@ extension DiskCache {
                 FROM content_loading_cache_counter WHERE id = 1
             """, operation: "read the cache in")
         return try select.step() ? select.optionalInt(at: 0) : nil
+    }
+
+    /// Deletes the least recently read entries, but `key`, until the total fits the limit.
+    ///
+    /// NB: a total that would not fit even with every other entry gone was counted wrong (a
+    /// total the file kept that did not hold, another process's writes): it is measured before
+    /// anything goes, and only what the measured total needs goes.
+    func evict(keeping key: String) throws {
+        var (victims, freed) = try leastRecentlyRead(keeping: key)
+        if totalBytes - freed > byteLimit {
+            try measureTotalBytes()
+            (victims, freed) = try leastRecentlyRead(keeping: key)
+        }
+        let delete = try database.prepare(
+            "DELETE FROM content_loading_cache WHERE key = ?", operation: "evict from the cache in")
+        for victim in victims {
+            try delete.bind(victim, at: 1)
+            try delete.step()
+            try delete.reset()
+        }
+        totalBytes -= freed
+    }
+
+    /// The least recently read entries, but `key`, whose bytes bring ``totalBytes`` under the
+    /// limit (every other entry when they do not), and the bytes they take.
+    private func leastRecentlyRead(keeping key: String) throws -> (keys: [String], bytes: Int) {
+        let oldest = try database.prepare(
+            "SELECT key, \(Self.rowBytes) FROM content_loading_cache WHERE key <> ? ORDER BY accessed_at, key",
+            operation: "evict from the cache in")
+        try oldest.bind(key, at: 1)
+        var victims: [String] = []
+        var freed = 0
+        while totalBytes - freed > byteLimit, try oldest.step() {
+            victims.append(oldest.text(at: 0) ?? "")
+            freed += oldest.int(at: 1)
+        }
+        return (victims, freed)
     }
 }
