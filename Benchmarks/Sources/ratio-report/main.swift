@@ -480,24 +480,26 @@ if let (count, _) = profilingOption("--time-detail-reads") {
     print("detail read from the file: \(String(format: "%.1f", micros)) µs")
     exit(0)
 }
+/// The file `--time-cache-open` and `--time-first-write` open: 2,000 values of 30 KB, or with
+/// `many` 50,000 of 1 KB; with what it holds, in words.
+func filledCache(many: Bool) async throws -> (path: String, holding: String) {
+    many
+        ? (try await LargeValueScenario.largeCache(count: 50_000, bytes: 1_000), "50,000 values of 1 KB")
+        : (try await LargeValueScenario.largeCache(), "2,000 values of 30 KB")
+}
 /// `ratio-report --time-cache-open N [many]`: N opens of a `DiskCache` holding 2,000 values of
 /// 30 KB (with `many`, 50,000 values of 1 KB); their median.
 if let (count, subject) = profilingOption("--time-cache-open") {
-    let many = subject == "many"
-    let path =
-        try await many ? LargeValueScenario.largeCache(count: 50_000, bytes: 1_000) : LargeValueScenario.largeCache()
+    let (path, holding) = try await filledCache(many: subject == "many")
     var times: [Duration] = []
     for _ in 0..<count { times.append(try await time { try LargeValueScenario.open(path) }) }
-    print(
-        "DiskCache open, \(many ? "50,000 values of 1 KB" : "2,000 values of 30 KB"): \(ms(times.sorted()[count / 2]))")
+    print("DiskCache open, \(holding): \(ms(times.sorted()[count / 2]))")
     exit(0)
 }
 /// `ratio-report --time-first-write N [many]`: N opens of the cache of `--time-cache-open`, each
 /// followed by two saves of a new key; the medians of the first save and of the second.
 if let (count, subject) = profilingOption("--time-first-write") {
-    let many = subject == "many"
-    let path =
-        try await many ? LargeValueScenario.largeCache(count: 50_000, bytes: 1_000) : LargeValueScenario.largeCache()
+    let (path, _) = try await filledCache(many: subject == "many")
     var (first, second): ([Duration], [Duration]) = ([], [])
     for run in 0..<count {
         let repository = KeyedRepository<String, Data>(disk: try DiskCache(.file(path: path))) { _ in Data() }
