@@ -7,6 +7,10 @@
 /// short, such as storing what it fetched: from then on it is not let go, and stays the one in
 /// flight until it ends. The state is changed under one lock, so two callers can never start
 /// two operations.
+///
+/// A step given at ``init(ended:)`` runs after each operation has ended and is no longer the
+/// one in flight, before its callers resume: what it tells others (a failure event) reaches
+/// them when a caller they start joins no operation that has ended, but starts a new one.
 package final class SingleFlight<Value: Sendable>: Sendable {
     private struct State {
         /// The operation in flight, and which one it is.
@@ -27,8 +31,14 @@ package final class SingleFlight<Value: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
+    private let ended: (@Sendable (Value) -> Void)?
 
-    package init() {}
+    /// - Parameter ended: Runs with each operation's value once it has ended (also one that
+    ///   was let go), after it has stopped being the one in flight and before its callers
+    ///   resume; `nil` for none.
+    package init(ended: (@Sendable (Value) -> Void)? = nil) {
+        self.ended = ended
+    }
 
     /// The value of the operation in flight, or of `operation` started now when none is.
     ///
@@ -111,7 +121,8 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         }
     }
 
-    /// Hands the value of operation `generation` to everyone waiting for it, unless it was let go.
+    /// Ends operation `generation`: it stops being the one in flight, the `ended` step runs,
+    /// and everyone waiting for it gets its value (nobody does when it was let go).
     private func finish(_ generation: UInt64, with value: Value) {
         let waiters = state.withLock { state -> State? in
             guard state.generation == generation, state.task != nil else { return nil }
@@ -122,6 +133,7 @@ package final class SingleFlight<Value: Sendable>: Sendable {
             }
             return state
         }
+        ended?(value)
         guard let waiters else { return }
         for caller in waiters.callers.values { caller.resume(returning: value) }
         for waiter in waiters.idleWaiters.values { waiter.resume() }

@@ -90,6 +90,34 @@ struct SingleFlightTests {
         #expect(await committed.wait() == false)
     }
 
+    @Test func theEndedStepRunsOnceTheOperationIsNoLongerInFlight() async throws {
+        let seen = Locked<[String]>([])
+        let isRunning = Locked<(@Sendable () -> Bool)?>(nil)
+        let flight = SingleFlight<String> { value in
+            // A caller that starts here (a refresh on a failure event) starts a new operation.
+            let running = isRunning.withLock { $0 }?() ?? true
+            seen.withLock { $0.append("\(value), running: \(running)") }
+        }
+        isRunning.withLock { $0 = { flight.isRunning } }
+        let loader = ControlledLoader<Int, String>()
+        let caller = Task { try await flight.run { (try? await loader.load(0)) ?? "cancelled" } }
+        let call = try await loader.call(0)
+        #expect(loader.complete(call, returning: "failed"))
+        #expect(try await caller.value == "failed")
+        #expect(seen.withLock { $0 } == ["failed, running: false"])
+    }
+
+    @Test func theEndedStepRunsForAnOperationLetGoToo() async throws {
+        let ended = SettleSignal<String>()
+        let flight = SingleFlight<String> { ended.resolve($0) }
+        let loader = ControlledLoader<Int, String>()
+        let caller = Task { try await flight.run { (try? await loader.load(0)) ?? "cancelled" } }
+        _ = try await loader.call(0)
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(await ended.wait() == "cancelled")
+    }
+
     @Test func anOperationLetGoCountsAsRunningUntilItIsCancelled() async throws {
         let flight = SingleFlight<Bool>()
         let started = SettleSignal<Void>()

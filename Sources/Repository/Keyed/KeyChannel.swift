@@ -41,8 +41,11 @@ final class KeyChannel<Value: Sendable>: Sendable {
         let invalidationCount: UInt64?
     }
 
-    let readers = Broadcast<Delivery>()
-    let flight = SingleFlight<FlightEnd>()
+    let readers: Broadcast<Delivery>
+    /// The key's fetch in flight. A failed fetch's error reaches every reader once the fetch
+    /// has ended: a refresh a reader makes on seeing it starts a new fetch, it does not join
+    /// the one that failed.
+    let flight: SingleFlight<FlightEnd>
     /// Held by every write of the key (save, removal, element patch, a fetch's result) from
     /// its check to its delivery, so writes reach the tiers and readers in version order and a
     /// patch reads the list it writes back.
@@ -52,6 +55,15 @@ final class KeyChannel<Value: Sendable>: Sendable {
     /// The value of the last write in this process, kept only by a repository that compares
     /// values (one over a ``LocalStore``), to tell its own writes from others' in the store.
     let lastWritten = Locked<Value?>(nil)
+
+    init() {
+        let readers = Broadcast<Delivery>()
+        self.readers = readers
+        flight = SingleFlight { end in
+            guard case .failure(let error) = end.result, !(error is CancellationError) else { return }
+            readers.send(.failure(error, flight: end.flight))
+        }
+    }
 
     /// The version of the last write (or removal) of the key in this process.
     var writtenVersion: UInt64 { state.withLock { $0.written } }

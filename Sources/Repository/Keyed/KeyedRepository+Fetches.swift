@@ -86,7 +86,7 @@ extension KeyedRepository {
                 fetchStored?()
                 return end
             } catch {
-                if !(error is CancellationError) { channel.readers.send(.failure(error, flight: flight)) }
+                // NB: the readers get the error once the fetch has ended (see `KeyChannel.flight`).
                 return .init(flight: flight, result: .failure(error), invalidations: invalidations)
             }
         }
