@@ -9,8 +9,9 @@
 /// two operations.
 ///
 /// A step given at ``init(ended:)`` runs after each operation has ended and is no longer the
-/// one in flight, before its callers resume: what it tells others (a failure event) reaches
-/// them when a caller they start joins no operation that has ended, but starts a new one.
+/// one in flight, before its callers resume. What it tells others (a failure event) reaches
+/// them when the operation can no longer be joined: a caller they start on hearing it starts
+/// a new operation.
 package final class SingleFlight<Value: Sendable>: Sendable {
     private struct State {
         /// The operation in flight, and which one it is.
