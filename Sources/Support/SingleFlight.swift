@@ -8,10 +8,10 @@
 /// flight until it ends. The state is changed under one lock, so two callers can never start
 /// two operations.
 ///
-/// A step given at ``init(ended:)`` runs after each operation has ended and is no longer the
-/// one in flight, before its callers resume. What it tells others (a failure event) reaches
-/// them when the operation can no longer be joined: a caller they start on hearing it starts
-/// a new operation.
+/// A step given at ``init(ended:)`` runs after each operation has ended and can no longer be
+/// joined, before its callers resume, and before the next operation starts. So what it tells
+/// others (a failure event) reaches them in order: a caller they start on hearing it starts a
+/// new operation, whose results come after it.
 package final class SingleFlight<Value: Sendable>: Sendable {
     private struct State {
         /// The operation in flight, and which one it is.
@@ -27,17 +27,22 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         /// How many operations let go are being cancelled (their task's `cancel()` not yet
         /// returned): they still count as in flight.
         var beingCancelled = 0
+        /// Whether the `ended` step of the operation that ended last is running: a caller that
+        /// comes meanwhile waits for the next operation, which starts once the step returns.
+        var isEnding = false
+        /// The operation of the first caller that came while the `ended` step ran.
+        var next: (@Sendable (Commit) async -> Value)?
 
         var hasWaiters: Bool { !callers.isEmpty || !idleWaiters.isEmpty }
     }
 
     private let state = Locked(State())
-    private let ended: (@Sendable (Value) -> Void)?
+    private let ended: (@Sendable (Value) async -> Void)?
 
-    /// - Parameter ended: Runs with each operation's value once it has ended (also one that
-    ///   was let go), after it has stopped being the one in flight and before its callers
-    ///   resume; `nil` for none.
-    package init(ended: (@Sendable (Value) -> Void)? = nil) {
+    /// - Parameter ended: Runs with each operation's value once it has ended, after it has
+    ///   stopped being the one in flight, before its callers resume and before the next one
+    ///   starts; not for an operation let go (nobody waits for its value). `nil` for none.
+    package init(ended: (@Sendable (Value) async -> Void)? = nil) {
         self.ended = ended
     }
 
@@ -63,7 +68,12 @@ package final class SingleFlight<Value: Sendable>: Sendable {
                     // caller was registered is seen here, one after finds it registered.
                     guard !Task.isCancelled else { return false }
                     state.callers[key] = continuation
-                    if state.task == nil { start(operation, in: &state) }
+                    if state.isEnding {
+                        // NB: the first caller's operation runs for them all, as when they join.
+                        if state.next == nil { state.next = operation }
+                    } else if state.task == nil {
+                        start(operation, in: &state)
+                    }
                     return true
                 }
                 if !registered { continuation.resume(throwing: CancellationError()) }
@@ -118,24 +128,35 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         let generation = state.generation
         state.task = Task { [self] in
             let value = await operation(Commit(flight: self, generation: generation))
-            finish(generation, with: value)
+            await finish(generation, with: value)
         }
     }
 
-    /// Ends operation `generation`: it stops being the one in flight, the `ended` step runs,
-    /// and everyone waiting for it gets its value (nobody does when it was let go).
-    private func finish(_ generation: UInt64, with value: Value) {
+    /// Ends operation `generation`, unless it was let go: it stops being the one in flight,
+    /// the `ended` step runs, the operation of a caller that came meanwhile starts, and
+    /// everyone who waited for the one that ended gets its value.
+    private func finish(_ generation: UInt64, with value: Value) async {
         let waiters = state.withLock { state -> State? in
             guard state.generation == generation, state.task != nil else { return nil }
             defer {
                 state.task = nil
                 state.callers = [:]
                 state.idleWaiters = [:]
+                state.isEnding = ended != nil
             }
             return state
         }
-        ended?(value)
         guard let waiters else { return }
+        if let ended {
+            await ended(value)
+            state.withLock { state in
+                state.isEnding = false
+                let next = state.next
+                state.next = nil
+                // NB: its callers may all have left meanwhile; then nothing starts.
+                if let next, !state.callers.isEmpty { start(next, in: &state) }
+            }
+        }
         for caller in waiters.callers.values { caller.resume(returning: value) }
         for waiter in waiters.idleWaiters.values { waiter.resume() }
     }

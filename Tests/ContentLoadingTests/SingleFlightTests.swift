@@ -107,15 +107,51 @@ struct SingleFlightTests {
         #expect(seen.withLock { $0 } == ["failed, running: false"])
     }
 
-    @Test func theEndedStepRunsForAnOperationLetGoToo() async throws {
-        let ended = SettleSignal<String>()
-        let flight = SingleFlight<String> { ended.resolve($0) }
+    @Test func aCallerThatComesWhileTheEndedStepRunsStartsTheNextOperationAfterIt() async throws {
+        let log = Locked<[String]>([])
+        let flight = Locked<SingleFlight<String>?>(nil)
+        let next = Locked<Task<String, any Error>?>(nil)
+        let ended: @Sendable (String) async -> Void = { value in
+            guard value == "first", let flight = flight.withLock({ $0 }) else { return }
+            // A caller comes while the step runs (a refresh on a failure event)...
+            let caller = Task {
+                try await flight.run {
+                    log.withLock { $0.append("second started") }
+                    return "second"
+                }
+            }
+            next.withLock { $0 = caller }
+            while flight.waitingCallers < 1 { await Task.yield() }
+            // ...and its operation has not started: what the step tells comes first.
+            log.withLock { $0.append("ended, caller waiting: \(flight.waitingCallers), running: \(flight.isRunning)") }
+        }
+        flight.withLock { $0 = SingleFlight(ended: ended) }
+        let first = try #require(flight.withLock { $0 })
+        #expect(try await first.run { "first" } == "first")
+        let second = try #require(next.withLock { $0 })
+        #expect(try await second.value == "second")
+        #expect(log.withLock { $0 } == ["ended, caller waiting: 1, running: false", "second started"])
+        #expect(!first.isRunning)
+    }
+
+    @Test func theEndedStepDoesNotRunForAnOperationLetGo() async throws {
+        let ended = Locked<[String]>([])
+        let flight = SingleFlight<String> { value in ended.withLock { $0.append(value) } }
         let loader = ControlledLoader<Int, String>()
-        let caller = Task { try await flight.run { (try? await loader.load(0)) ?? "cancelled" } }
+        let returned = SettleSignal<Void>()
+        let abandoned = Task {
+            try await flight.run {
+                defer { returned.resolve(()) }
+                return (try? await loader.load(0)) ?? "let go"
+            }
+        }
         _ = try await loader.call(0)
-        caller.cancel()
-        await #expect(throws: CancellationError.self) { try await caller.value }
-        #expect(await ended.wait() == "cancelled")
+        abandoned.cancel()
+        await #expect(throws: CancellationError.self) { try await abandoned.value }
+        await returned.wait()
+        // NB: a later operation's step runs after the abandoned one has returned.
+        #expect(try await flight.run { "next" } == "next")
+        #expect(ended.withLock { $0 } == ["next"], "nobody waited for the operation let go")
     }
 
     @Test func anOperationLetGoCountsAsRunningUntilItIsCancelled() async throws {
