@@ -98,7 +98,8 @@ struct SingleFlightTests {
             let running = isRunning.withLock { $0 }?() ?? true
             seen.withLock { $0.append("\(value), running: \(running)") }
         }
-        isRunning.withLock { $0 = { flight.isRunning } }
+        // NB: weak, or the step and the flight would hold each other (a leak ASan reports).
+        isRunning.withLock { $0 = { [weak flight] in flight?.isRunning ?? true } }
         let loader = ControlledLoader<Int, String>()
         let caller = Task { try await flight.run { (try? await loader.load(0)) ?? "cancelled" } }
         let call = try await loader.call(0)
@@ -109,10 +110,11 @@ struct SingleFlightTests {
 
     @Test func aCallerThatComesWhileTheEndedStepRunsStartsTheNextOperationAfterIt() async throws {
         let log = Locked<[String]>([])
-        let flight = Locked<SingleFlight<String>?>(nil)
+        // NB: weak, or the step and the flight would hold each other (a leak ASan reports).
+        let flight = Locked<WeakReference<SingleFlight<String>>?>(nil)
         let next = Locked<Task<String, any Error>?>(nil)
         let ended: @Sendable (String) async -> Void = { value in
-            guard value == "first", let flight = flight.withLock({ $0 }) else { return }
+            guard value == "first", let flight = flight.withLock({ $0?.object }) else { return }
             // A caller comes while the step runs (a refresh on a failure event)...
             let caller = Task {
                 try await flight.run {
@@ -125,10 +127,11 @@ struct SingleFlightTests {
             // ...and its operation has not started: what the step tells comes first.
             log.withLock { $0.append("ended, caller waiting: \(flight.waitingCallers), running: \(flight.isRunning)") }
         }
-        flight.withLock { $0 = SingleFlight(ended: ended) }
-        let first = try #require(flight.withLock { $0 })
+        let first = SingleFlight(ended: ended)
+        flight.withLock { $0 = WeakReference(first) }
         #expect(try await first.run { "first" } == "first")
         let second = try #require(next.withLock { $0 })
+        next.withLock { $0 = nil }
         #expect(try await second.value == "second")
         #expect(log.withLock { $0 } == ["ended, caller waiting: 1, running: false", "second started"])
         #expect(!first.isRunning)
