@@ -181,6 +181,23 @@ struct ComingFromOtherLibrariesTests {
         #expect(todos.cachedValue(for: "k")?.value == todo("k #2"))
     }
 
+    /// TanStack Query's `useQuery` with a `staleTime`: a view model that reads the cache first
+    /// fetches only a missing or stale value.
+    @Test func aCacheFirstModelFetchesOnlyAMissingOrStaleValue() async throws {
+        let now = TestTime()
+        let todos = KeyedRepository<String, [Todo]>(
+            ages: CacheAges(staleAfter: .seconds(30), expireAfter: .seconds(3_600)), now: { now.read() }
+        ) { try await self.server.todos($0) }
+        let model = CachedContentLoader(repository: todos, policy: .returnCacheElseLoad)
+        #expect(await model.refresh("k").completed().content == todo("k #1"))
+        now.advance(by: 29)
+        #expect(await model.refresh("k").completed().content == todo("k #1"))
+        #expect(server.fetches("k") == 1, "fresh: served with no request")
+        now.advance(by: 2)
+        #expect(await model.refresh("k").completed().content == todo("k #2"), "stale: fetched again")
+        #expect(server.fetches("k") == 2)
+    }
+
     /// TanStack Query's `invalidateQueries({ queryKey: ['todos'] })`: the matching keys' live
     /// readers get them fetched again; other keys are left alone.
     @Test func aPrefixInvalidationRefetchesTheMatchingKeysThatHaveReaders() async throws {
