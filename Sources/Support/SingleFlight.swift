@@ -8,6 +8,11 @@
 /// flight until it ends. The state is changed under one lock, so two callers can never start
 /// two operations.
 ///
+/// A committed operation has its result in hand, and what it tells others (a value it stores
+/// and hands on) may come before it ends. A caller that needs a result asked for after it came
+/// (`needsNewResult`, a refresh) does not join it: it waits for it to end, then shares the next
+/// operation. So a caller started on hearing what an operation stored starts a new one.
+///
 /// A step given at ``init(ended:)`` runs after each operation has ended and can no longer be
 /// joined, before its callers resume, and before the next operation starts. So what it tells
 /// others (a failure event) reaches them in order: a caller they start on hearing it starts a
@@ -27,13 +32,23 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         /// How many operations let go are being cancelled (their task's `cancel()` not yet
         /// returned): they still count as in flight.
         var beingCancelled = 0
-        /// Whether the `ended` step of the operation that ended last is running: a caller that
-        /// comes meanwhile waits for the next operation, which starts once the step returns.
+        /// Whether the operation that ended last is ending (its `ended` step runs): a caller
+        /// that comes meanwhile waits for the next operation, which starts once it has ended.
         var isEnding = false
-        /// The operation of the first caller that came while the `ended` step ran.
-        var next: (@Sendable (Commit) async -> Value)?
+        /// The callers waiting for the next operation, in the order they came: those that came
+        /// while the last one was ending, and those that need a new result and came once the
+        /// one in flight had committed.
+        var queued: [Queued] = []
 
         var hasWaiters: Bool { !callers.isEmpty || !idleWaiters.isEmpty }
+    }
+
+    /// A caller waiting for the next operation, with the operation it asked for.
+    private struct Queued {
+        let key: UInt64
+        let continuation: CheckedContinuation<Value, any Error>
+        let operation: @Sendable (Commit) async -> Value
+        let needsNewResult: Bool
     }
 
     private let state = Locked(State())
@@ -57,9 +72,14 @@ package final class SingleFlight<Value: Sendable>: Sendable {
     /// The value of the operation in flight, or of `operation` started now when none is;
     /// `operation` is given the ``Commit`` that ends its cancellation.
     ///
+    /// - Parameter needsNewResult: Whether the caller needs a result asked for after it came:
+    ///   then, once the operation in flight has committed (its result is in hand), it waits for
+    ///   that one to end and shares the next. `false` joins any operation in flight.
     /// - Throws: `CancellationError` when the caller's task is cancelled (the operation goes on
     ///   while others wait for it, or once it has committed).
-    package func run(_ operation: @escaping @Sendable (Commit) async -> Value) async throws -> Value {
+    package func run(needsNewResult: Bool = false, _ operation: @escaping @Sendable (Commit) async -> Value)
+        async throws -> Value
+    {
         let key = newKey()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -67,12 +87,14 @@ package final class SingleFlight<Value: Sendable>: Sendable {
                     // NB: checked under the lock the handler takes: a cancellation before the
                     // caller was registered is seen here, one after finds it registered.
                     guard !Task.isCancelled else { return false }
-                    state.callers[key] = continuation
-                    if state.isEnding {
-                        // NB: the first caller's operation runs for them all, as when they join.
-                        if state.next == nil { state.next = operation }
-                    } else if state.task == nil {
-                        start(operation, in: &state)
+                    if state.isEnding || (needsNewResult && state.isCommitted) {
+                        state.queued.append(
+                            Queued(
+                                key: key, continuation: continuation, operation: operation,
+                                needsNewResult: needsNewResult))
+                    } else {
+                        state.callers[key] = continuation
+                        if state.task == nil { start(operation, in: &state) }
                     }
                     return true
                 }
@@ -101,9 +123,9 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         }
     }
 
-    /// How many callers are waiting for the operation in flight (for tests that must know
-    /// every caller joined before letting it finish).
-    package var waitingCallers: Int { state.withLock { $0.callers.count } }
+    /// How many callers are waiting for the operation in flight or for the next one (for tests
+    /// that must know every caller came before letting it finish).
+    package var waitingCallers: Int { state.withLock { $0.callers.count + $0.queued.count } }
 
     /// How many waits for the end of the operation in flight are registered (for tests).
     package var waitingForEnd: Int { state.withLock { $0.idleWaiters.count } }
@@ -133,29 +155,31 @@ package final class SingleFlight<Value: Sendable>: Sendable {
     }
 
     /// Ends operation `generation`, unless it was let go: it stops being the one in flight,
-    /// the `ended` step runs, the operation of a caller that came meanwhile starts, and
+    /// the `ended` step runs, the next operation starts for the callers queued meanwhile, and
     /// everyone who waited for the one that ended gets its value.
     private func finish(_ generation: UInt64, with value: Value) async {
         let waiters = state.withLock { state -> State? in
             guard state.generation == generation, state.task != nil else { return nil }
             defer {
                 state.task = nil
+                state.isCommitted = false
                 state.callers = [:]
                 state.idleWaiters = [:]
-                state.isEnding = ended != nil
+                state.isEnding = true
             }
             return state
         }
         guard let waiters else { return }
-        if let ended {
-            await ended(value)
-            state.withLock { state in
-                state.isEnding = false
-                let next = state.next
-                state.next = nil
-                // NB: its callers may all have left meanwhile; then nothing starts.
-                if let next, !state.callers.isEmpty { start(next, in: &state) }
-            }
+        await ended?(value)
+        state.withLock { state in
+            state.isEnding = false
+            // NB: its callers may all have left meanwhile; then nothing starts. The operation is
+            // that of the first caller that needs a new result (another's may take one in hand).
+            let queued = state.queued
+            state.queued = []
+            guard let next = queued.first(where: \.needsNewResult) ?? queued.first else { return }
+            for caller in queued { state.callers[caller.key] = caller.continuation }
+            start(next.operation, in: &state)
         }
         for caller in waiters.callers.values { caller.resume(returning: value) }
         for waiter in waiters.idleWaiters.values { waiter.resume() }
@@ -165,7 +189,10 @@ package final class SingleFlight<Value: Sendable>: Sendable {
     /// is cancelled and let go.
     private func leave(_ key: UInt64) {
         let (caller, waiter, abandoned) = state.withLock { state in
-            let caller = state.callers.removeValue(forKey: key)
+            var caller = state.callers.removeValue(forKey: key)
+            if let index = state.queued.firstIndex(where: { $0.key == key }) {
+                caller = state.queued.remove(at: index).continuation
+            }
             let waiter = state.idleWaiters.removeValue(forKey: key)
             guard caller != nil || waiter != nil, !state.hasWaiters, !state.isCommitted, let task = state.task else {
                 return (caller, waiter, Task<Void, Never>?.none)

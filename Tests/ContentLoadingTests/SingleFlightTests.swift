@@ -137,6 +137,77 @@ struct SingleFlightTests {
         #expect(!first.isRunning)
     }
 
+    @Test func aCallerThatNeedsANewResultComesForTheNextOperationOnceTheOperationHasCommitted() async throws {
+        let flight = SingleFlight<String>()
+        let loader = ControlledLoader<Int, String>()
+        let (committed, release) = (SettleSignal<Void>(), SettleSignal<Void>())
+        let first = Task { try await flight.run(Self.committing(loader, committed: committed, release: release)) }
+        #expect(loader.complete(try await loader.call(0), returning: "first"))
+        await committed.wait()
+        // The result is in hand (and may be told to others) before the operation ends.
+        let joined = Task { try await flight.run { "an operation of its own" } }
+        let refreshed = Task { try await flight.run(needsNewResult: true) { _ in (try? await loader.load(1)) ?? "" } }
+        while flight.waitingCallers < 3 { await Task.yield() }
+        release.resolve(())
+        #expect(try await first.value == "first")
+        #expect(try await joined.value == "first", "a caller that takes any result joins it")
+        #expect(loader.complete(try await loader.call(1), returning: "second"))
+        #expect(try await refreshed.value == "second", "one that needs a new result gets the next")
+    }
+
+    @Test func theNextOperationIsThatOfTheFirstQueuedCallerThatNeedsANewResult() async throws {
+        // NB: weak, or the step and the flight would hold each other (a leak ASan reports).
+        let flight = Locked<WeakReference<SingleFlight<String>>?>(nil)
+        let queued = Locked<[Task<String, any Error>]>([])
+        let ended: @Sendable (String) async -> Void = { value in
+            guard value == "first", let flight = flight.withLock({ $0?.object }) else { return }
+            // Callers that come while the operation ends wait for the next one, in order.
+            let anyResult = Task { try await flight.run { "any result's" } }
+            while flight.waitingCallers < 1 { await Task.yield() }
+            let newResult = Task { try await flight.run(needsNewResult: true) { _ in "new result's" } }
+            while flight.waitingCallers < 2 { await Task.yield() }
+            queued.withLock { $0 = [anyResult, newResult] }
+        }
+        let first = SingleFlight(ended: ended)
+        flight.withLock { $0 = WeakReference(first) }
+        #expect(try await first.run { "first" } == "first")
+        let callers = queued.withLock { $0 }
+        queued.withLock { $0 = [] }
+        try #require(callers.count == 2)
+        #expect(try await callers[0].value == "new result's")
+        #expect(try await callers[1].value == "new result's")
+    }
+
+    @Test func noNextOperationStartsWhenEveryCallerQueuedForItHasLeft() async throws {
+        let flight = SingleFlight<String>()
+        let loader = ControlledLoader<Int, String>()
+        let (committed, release) = (SettleSignal<Void>(), SettleSignal<Void>())
+        let first = Task { try await flight.run(Self.committing(loader, committed: committed, release: release)) }
+        #expect(loader.complete(try await loader.call(0), returning: "first"))
+        await committed.wait()
+        let refreshed = Task { try await flight.run(needsNewResult: true) { _ in (try? await loader.load(1)) ?? "" } }
+        while flight.waitingCallers < 2 { await Task.yield() }
+        refreshed.cancel()
+        await #expect(throws: CancellationError.self) { try await refreshed.value }
+        release.resolve(())
+        #expect(try await first.value == "first")
+        #expect(!flight.isRunning)
+        #expect(loader.calls.count == 1)
+    }
+
+    /// An operation that loads call 0 of `loader`, commits, says so, and ends once released.
+    private static func committing(
+        _ loader: ControlledLoader<Int, String>, committed: SettleSignal<Void>, release: SettleSignal<Void>
+    ) -> @Sendable (SingleFlight<String>.Commit) async -> String {
+        { commit in
+            let value = (try? await loader.load(0)) ?? "cancelled"
+            guard (try? commit()) != nil else { return "let go" }
+            committed.resolve(())
+            await release.wait()
+            return value
+        }
+    }
+
     @Test func theEndedStepDoesNotRunForAnOperationLetGo() async throws {
         let ended = Locked<[String]>([])
         let flight = SingleFlight<String> { value in ended.withLock { $0.append(value) } }

@@ -83,16 +83,19 @@ struct KeyedFetchLifetimeTests {
     @Test func aFetchWhoseWriteHasBegunIsStillInFlightWhenItsLastCallerGoes() async throws {
         let (loader, disk, repository, hold) = try await fetchLeftWhileItWrites()
         // NB: past its last check for cancellation, the fetch writes its value: until that is
-        // stored it is the fetch in flight, which a wait waits for and a new caller joins.
+        // stored it is the fetch in flight, which a wait waits for. A refresh that comes then
+        // asked after the answer came: it waits for the write, then fetches again.
         try #require(repository.isFetching("k"), "a fetch that is writing its value is in flight")
-        let joined = Task { try await repository.refresh("k") }
+        let refreshed = Task { try await repository.refresh("k") }
         while repository.waitingCallers(for: "k") < 1 { await Task.yield() }
         hold.release()
-        await repository.fetchSettled("k")
-        #expect(try await joined.value == .updated)
-        #expect(repository.cachedValue(for: "k")?.value == "fetched")
+        let next = try await loader.call(1)
+        #expect(repository.cachedValue(for: "k")?.value == "fetched", "the first fetch's write ended first")
         #expect(try await disk.keysByAccess() == ["Swift.String|k"])
-        #expect(loader.calls.count == 1, "the caller that came during the write joined it")
+        #expect(loader.complete(next, returning: "fetched again"))
+        #expect(try await refreshed.value == .updated)
+        #expect(repository.cachedValue(for: "k")?.value == "fetched again")
+        #expect(loader.calls.count == 2)
     }
 
     @Test func aSaveMadeWhileAFetchNobodyWaitsForWritesIsTheValueKept() async throws {

@@ -60,7 +60,9 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
                     key, value: hit.value, writtenAt: hit.writtenAt, version: hit.version, validators: hit.validators,
                     at: repository.now())
                 deliver(hit, refreshing: stale)
-                if stale { startFetch() }
+                // NB: a value written since the one read meets the revalidation: a fetch that has
+                // it in hand (another reader's) is joined, none is made once it is stored.
+                if stale { startFetch(unlessWrittenAfter: seen) }
             } else {
                 startFetch(unlessWrittenAfter: seen)
             }

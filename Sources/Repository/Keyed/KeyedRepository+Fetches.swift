@@ -31,7 +31,10 @@ extension KeyedRepository {
     func flight(
         _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
     ) async throws -> KeyChannel<Value>.FlightEnd {
-        try await channel.flight.run { [self] commit in
+        // NB: a caller whose condition a value in hand meets (a miss, a fresh value) joins a fetch
+        // that has it; any other comes for a fetch made after it asked: a refresh made on seeing a
+        // fetched value starts a new fetch, it does not join the one that delivered it.
+        try await channel.flight.run(needsNewResult: seen == nil && !skippingFresh) { [self] commit in
             let flight = channel.nextFlight()
             let started = channel.writtenVersion
             let seenInTier = tier?.latestVersion
@@ -83,7 +86,7 @@ extension KeyedRepository {
                     return end
                 }
                 // NB: told once the fetch's value is stored: a mutation sent then is made over it.
-                fetchStored?()
+                await fetchStored?()
                 return end
             } catch {
                 // NB: the readers get the error once the fetch has ended (see `KeyChannel.flight`).

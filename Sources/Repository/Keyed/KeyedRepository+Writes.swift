@@ -3,7 +3,8 @@ import Foundation
 
 extension KeyedRepository {
     /// Fetches `key` now and writes the result through the tiers to every reader, or joins the
-    /// fetch of `key` in flight.
+    /// fetch of `key` in flight; a fetch in flight that already has its answer (it is storing
+    /// or delivering it) is waited for, then `key` is fetched again.
     ///
     /// - Returns: ``SyncOutcome/updated``, or ``SyncOutcome/notModified`` when a save since the
     ///   fetch started kept its own value.

@@ -51,7 +51,7 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     /// Called when a fetch succeeded and what it found is stored (its value or its
     /// confirmation), and every reader has it: over an ``ElementStore``, its outboxes send what
     /// waits for the server.
-    let fetchStored: (@Sendable () -> Void)?
+    let fetchStored: (@Sendable () async -> Void)?
     @usableFromInline let now: @Sendable () -> Date
     private let channels = Locked<[Key: (channel: KeyChannel<Value>, users: Int)]>([:])
     private let lastVersion = Locked(UInt64(0))
@@ -68,7 +68,7 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
         isUnchanged: (@Sendable (Value, Value) -> Bool)? = nil,
         remembersLastWrite: Bool = false,
         retry: RetryPolicy = .never,
-        fetchStored: (@Sendable () -> Void)? = nil,
+        fetchStored: (@Sendable () async -> Void)? = nil,
         fetch: @escaping @Sendable (Key, Validators) async throws -> FetchResult<Value>
     ) {
         self.fetchStored = fetchStored
