@@ -138,12 +138,7 @@ struct SingleFlightTests {
     }
 
     @Test func aCallerThatNeedsANewResultComesForTheNextOperationOnceTheOperationHasCommitted() async throws {
-        let flight = SingleFlight<String>()
-        let loader = ControlledLoader<Int, String>()
-        let (committed, release) = (SettleSignal<Void>(), SettleSignal<Void>())
-        let first = Task { try await flight.run(Self.committing(loader, committed: committed, release: release)) }
-        #expect(loader.complete(try await loader.call(0), returning: "first"))
-        await committed.wait()
+        let (flight, loader, first, release) = try await Self.committedOperation()
         // The result is in hand (and may be told to others) before the operation ends.
         let joined = Task { try await flight.run { "an operation of its own" } }
         let refreshed = Task { try await flight.run(needsNewResult: true) { _ in (try? await loader.load(1)) ?? "" } }
@@ -179,12 +174,7 @@ struct SingleFlightTests {
     }
 
     @Test func noNextOperationStartsWhenEveryCallerQueuedForItHasLeft() async throws {
-        let flight = SingleFlight<String>()
-        let loader = ControlledLoader<Int, String>()
-        let (committed, release) = (SettleSignal<Void>(), SettleSignal<Void>())
-        let first = Task { try await flight.run(Self.committing(loader, committed: committed, release: release)) }
-        #expect(loader.complete(try await loader.call(0), returning: "first"))
-        await committed.wait()
+        let (flight, loader, first, release) = try await Self.committedOperation()
         let refreshed = Task { try await flight.run(needsNewResult: true) { _ in (try? await loader.load(1)) ?? "" } }
         while flight.waitingCallers < 2 { await Task.yield() }
         refreshed.cancel()
@@ -195,17 +185,26 @@ struct SingleFlightTests {
         #expect(loader.calls.count == 1)
     }
 
-    /// An operation that loads call 0 of `loader`, commits, says so, and ends once released.
-    private static func committing(
-        _ loader: ControlledLoader<Int, String>, committed: SettleSignal<Void>, release: SettleSignal<Void>
-    ) -> @Sendable (SingleFlight<String>.Commit) async -> String {
-        { commit in
-            let value = (try? await loader.load(0)) ?? "cancelled"
-            guard (try? commit()) != nil else { return "let go" }
-            committed.resolve(())
-            await release.wait()
-            return value
+    /// A flight whose operation got "first" from call 0 of its loader and has committed; it
+    /// ends once `release` is resolved. `first` is its caller.
+    private static func committedOperation() async throws -> (
+        SingleFlight<String>, ControlledLoader<Int, String>, Task<String, any Error>, SettleSignal<Void>
+    ) {
+        let flight = SingleFlight<String>()
+        let loader = ControlledLoader<Int, String>()
+        let (committed, release) = (SettleSignal<Void>(), SettleSignal<Void>())
+        let first = Task {
+            try await flight.run { commit in
+                let value = (try? await loader.load(0)) ?? "cancelled"
+                guard (try? commit()) != nil else { return "let go" }
+                committed.resolve(())
+                await release.wait()
+                return value
+            }
         }
+        #expect(loader.complete(try await loader.call(0), returning: "first"))
+        await committed.wait()
+        return (flight, loader, first, release)
     }
 
     @Test func theEndedStepDoesNotRunForAnOperationLetGo() async throws {
