@@ -61,6 +61,13 @@ struct ComingFromOtherLibrariesTests {
 
     func todo(_ title: String) -> [Todo] { [Todo(id: 1, title: title)] }
 
+    /// A repository of the server whose values go stale after 30 seconds of `now`.
+    func staleAfterThirtySeconds(on now: TestTime) -> KeyedRepository<String, [Todo]> {
+        KeyedRepository(ages: CacheAges(staleAfter: .seconds(30), expireAfter: .seconds(3_600)), now: { now.read() }) {
+            try await self.server.todos($0)
+        }
+    }
+
     // MARK: - The samples
 
     @Test func theTanStackSampleFetchesOnceThenServesTheSaveAndRemoves() async throws {
@@ -174,9 +181,7 @@ struct ComingFromOtherLibrariesTests {
     /// and fetched again in the background.
     @Test func freshDataIsServedAloneAndStaleDataIsServedThenRevalidated() async throws {
         let now = TestTime()
-        let todos = KeyedRepository<String, [Todo]>(
-            ages: CacheAges(staleAfter: .seconds(30), expireAfter: .seconds(3_600)), now: { now.read() }
-        ) { try await self.server.todos($0) }
+        let todos = staleAfterThirtySeconds(on: now)
         _ = try await todos.value(for: "k")
         now.advance(by: 29)
         let fresh = try await todos.value(for: "k")
@@ -197,9 +202,7 @@ struct ComingFromOtherLibrariesTests {
     /// fetches only a missing or stale value.
     @Test func aCacheFirstModelFetchesOnlyAMissingOrStaleValue() async throws {
         let now = TestTime()
-        let todos = KeyedRepository<String, [Todo]>(
-            ages: CacheAges(staleAfter: .seconds(30), expireAfter: .seconds(3_600)), now: { now.read() }
-        ) { try await self.server.todos($0) }
+        let todos = staleAfterThirtySeconds(on: now)
         let model = CachedContentLoader(repository: todos, policy: .returnCacheElseLoad)
         #expect(await model.refresh("k").completed().content == todo("k #1"))
         now.advance(by: 29)
