@@ -30,7 +30,10 @@ import Testing
 /// fetches could be answered 304) a 304 writing the list it compared over an element saved
 /// meanwhile, a page fetched again at the other end from the one it was stored from left
 /// unstored, a page with no place to be stored leaving another list's copy of its elements
-/// older than the page, and a page written again taking the initial page with it.
+/// older than the page, a page written again taking the initial page with it, and (about one
+/// full-count run in eight) a detail's 304 confirming the element as it read it while an outbox
+/// mutation of it was stored, the detail then showing the server's value and the file the
+/// mutation (`DetailConfirmationTests`).
 @MainActor
 @Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct RecordsInterleavingTests {

@@ -157,13 +157,21 @@ extension KeyedRepository {
         _ current: Hit, for key: Key, in channel: KeyChannel<Value>, sent: Validators, validators: Validators
     ) async throws -> KeyChannel<Value>.Delivery {
         var (value, writtenAt, validators) = (current.value, now(), validators)
+        var removedSince = false
         let version = try await stored {
             let confirmation = Confirmation(
                 expected: current.version, sent: sent, writtenAt: writtenAt, validators: validators)
             let write = try await $0.confirm(current.value, for: key, confirmation)
             if let kept = write.kept { value = kept }
             if let whole = write.keptWhole { (writtenAt, validators) = whole }
+            removedSince = write.removedSince
             return write.version
+        }
+        // NB: writes win, as for a fetched value: a removal since the value was read (whose
+        // change may still be on its way here) stands, and memory does not bring it back.
+        guard !removedSince else {
+            memory.remove(key)
+            return publish(.removed(version: version), in: channel)
         }
         // NB: the value confirmed is the one read before, not a write of the whole value at the
         // confirmation's version: an element change older than the confirmation may still be

@@ -82,7 +82,12 @@ extension KeyedRepository {
             guard memory.entry(for: key) != nil || existingChannel(for: key) != nil else { continue }
             await withChannel(for: key) { channel in
                 await channel.writes.withLock { [self] in
-                    guard !channel.wasWritten(after: change.version), !change.isSuperseded(key) else { return }
+                    // NB: as for a list, only a write of the whole element after the change holds
+                    // it: a 304 or an equal fetch confirmed the element as read before, also when
+                    // its row was edited since by a change still on its way here (an outbox's
+                    // mutation performed during the fetch, the row keeping the server's entity tag).
+                    guard !channel.wasWrittenWhole(after: change.version), !change.isSuperseded(key) else { return }
+                    if let whole = memory.entry(for: key)?.wholeVersion, whole > change.version { return }
                     guard let element else {
                         memory.remove(key)
                         publish(.removed(version: change.version), in: channel)
@@ -91,9 +96,20 @@ extension KeyedRepository {
                     if change.origin == .local, let held = memory.entry(for: key), isSame(held.value, element) {
                         return
                     }
-                    memory.store(.init(value: element, writtenAt: change.writtenAt, version: change.version), for: key)
+                    // NB: given at the latest version the key has had, as an edit, so a reader
+                    // given that confirmation gets it too.
+                    let version = max(change.version, channel.writtenVersion)
+                    memory.store(
+                        .init(
+                            value: element, writtenAt: change.writtenAt, version: version,
+                            wholeVersion: change.version),
+                        for: key)
                     publish(
-                        .value(element, origin: change.origin, writtenAt: change.writtenAt, version: change.version),
+                        version == change.version
+                            ? .value(element, origin: change.origin, writtenAt: change.writtenAt, version: version)
+                            : .edited(
+                                element, origin: change.origin, writtenAt: change.writtenAt, version: version,
+                                validators: .none),
                         in: channel)
                 }
             }
