@@ -72,7 +72,10 @@ extension KeyedRepository {
                         // one that writes stays the fetch in flight until its value is stored.
                         try commit()
                         // NB: writes win: a save or removal since the fetch started keeps its value.
-                        guard !channel.wasWritten(after: started) else {
+                        // An edit of some elements since (an element change) is no such write: the
+                        // persistent tier keeps the elements written after `startedInTier`, and the
+                        // fetched list (its members, its order) is stored with them.
+                        guard !channel.wasWrittenWhole(after: started) else {
                             return KeyChannel<Value>.FlightEnd(
                                 flight: flight, result: .success(.notModified), invalidations: invalidations)
                         }
