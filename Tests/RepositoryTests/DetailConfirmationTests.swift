@@ -63,11 +63,17 @@ struct DetailConfirmationTests {
         try await changing.value
     }
 
-    @Test func aMutationPerformedWhileA304ConfirmsTheDetailReachesItAndItsReaders() async throws {
+    /// A reader of the list and one of detail 1, each given its first value.
+    func readers() async throws -> (StreamRecorder<CacheEvent<[Contact]>>, StreamRecorder<CacheEvent<Contact>>) {
         let shown = record(list.events(for: "all", policy: .returnCacheDontLoad))
         let detail = record(details.events(for: 1, policy: .returnCacheDontLoad))
         _ = try await shown.values(count: 1)
         _ = try await detail.values(count: 1)
+        return (shown, detail)
+    }
+
+    @Test func aMutationPerformedWhileA304ConfirmsTheDetailReachesItAndItsReaders() async throws {
+        let (shown, detail) = try await readers()
 
         try await confirmingDetail {
             try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
@@ -83,10 +89,7 @@ struct DetailConfirmationTests {
     }
 
     @Test func aRemovalWhileA304ConfirmsTheDetailStands() async throws {
-        let shown = record(list.events(for: "all", policy: .returnCacheDontLoad))
-        let detail = record(details.events(for: 1, policy: .returnCacheDontLoad))
-        _ = try await shown.values(count: 1)
-        _ = try await detail.values(count: 1)
+        let (shown, detail) = try await readers()
 
         try await confirmingDetail {
             try await store.remove(id: 1)
