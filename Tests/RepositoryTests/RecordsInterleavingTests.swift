@@ -101,11 +101,11 @@ struct RecordsInterleavingTests {
             // confirms a list as held, an element removed here since it was fetched left out) in a
             // step that removed nothing and added no contact holds the server's contacts, in
             // its order, whatever element changes its fetch met on its way.
-            let refreshed = Set(operations.filter { $0.0 == 7 }.map { $0.1.isMultiple(of: 2) ? "first" : "all" })
+            let refreshed = Set(operations.filter { $0.0 == 7 }.map { World.listKey(for: $0.1) })
             let inFull = catalog.notModified == notModified && !operations.contains { [2, 9, 13].contains($0.0) }
             for key in refreshed where inFull {
                 let ids = try await lists.value(for: key, policy: .returnCacheDontLoad)?.value.map(\.id)
-                let served = Array(catalog.contacts.prefix(key == "first" ? 6 : 24).map(\.id))
+                let served = Array(catalog.contacts.prefix(World.count(of: key)).map(\.id))
                 #expect(
                     ids == served, "\(context): the list \(key), refreshed, holds \(ids ?? []), the server \(served)")
             }
@@ -168,7 +168,7 @@ struct RecordsInterleavingTests {
             outbox = Outbox(store: store, environment: catalog, mutations: [CatalogPhone.self], isPaused: true)
             // NB: two lists: "first" holds the first 6 contacts, "all" every one (each id in two).
             lists = KeyedRepository(elements: store) { key, validators in
-                catalog.first(key == "first" ? 6 : 24, validators: validators)
+                catalog.first(World.count(of: key), validators: validators)
             }
             details = KeyedRepository(elements: other) { id, validators in
                 try catalog.contact(id, validators: validators)
@@ -198,6 +198,12 @@ struct RecordsInterleavingTests {
                 })
         }
 
+        /// The list an operation on contact `id` works on: "first" for an even id, "all" for an odd one.
+        static func listKey(for id: Int) -> String { id.isMultiple(of: 2) ? "first" : "all" }
+
+        /// How many of the server's contacts list `key` holds: the first 6, or all 24.
+        static func count(of key: String) -> Int { key == "first" ? 6 : 24 }
+
         /// Runs operation `operation` (0…24) on contact `id`, at `step`; failures (a fetch of a
         /// page whose cursor went, a server off line) are part of the game.
         @MainActor func perform(_ operation: Int, on id: Int, at step: Int) async {
@@ -209,9 +215,9 @@ struct RecordsInterleavingTests {
             case 4: await feed.loadNextPage().settled()
             case 5: await feed.loadPreviousPage().settled()
             case 6: await feed.refresh().completed()
-            case 7: _ = try? await lists.refresh(id.isMultiple(of: 2) ? "first" : "all")
+            case 7: _ = try? await lists.refresh(Self.listKey(for: id))
             case 8: _ = try? await details.refresh(id)
-            case 9: try? await lists.remove(id.isMultiple(of: 2) ? "first" : "all")
+            case 9: try? await lists.remove(Self.listKey(for: id))
             case 10:
                 _ = try? await details.value(for: id, policy: .returnCacheElseLoad)
                 // NB: the read has its value once the fetch stored it; the paging model and the
