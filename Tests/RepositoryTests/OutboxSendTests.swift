@@ -27,9 +27,10 @@ struct OutboxSendTests {
         let feed = PersistedPagingTests.feed(over: store, key: "feed", catalog: catalog)
         try await lists.refresh("all")
         await feed.refresh().completed()
-        let outbox = Outbox(store: store, environment: catalog, mutations: [StampedPhone.self])
+        let outbox = Outbox(store: store, environment: catalog, mutations: [CatalogPhone.self])
 
-        try await outbox.perform(StampedPhone(id: 1, phone: "edited"))
+        // NB: stamped by the server: its answer is not the edit.
+        try await outbox.perform(CatalogPhone(id: 1, phone: "edited", stamp: "(stamped)"))
         await outbox.send()
 
         let answered = ["0", "edited (stamped)", "2"]
@@ -37,19 +38,5 @@ struct OutboxSendTests {
         #expect(feed.items.map(\.phone) == answered, "the paging model has the server's answer")
         let list = try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value
         #expect(list?.map(\.phone) == answered, "so has the list")
-    }
-}
-
-/// Sets a contact's phone; the server stores it stamped, so its answer is not the edit.
-private struct StampedPhone: Mutation {
-    let id: Int
-    let phone: String
-    var elementID: Int { id }
-    func apply(to contact: inout ElementStoreTests.Contact) { contact.phone = phone }
-    func send(using catalog: PagedCatalog, context: MutationContext<ElementStoreTests.Contact>) async throws
-        -> MutationResult<ElementStoreTests.Contact>
-    {
-        catalog.update(id, phone: "\(phone) (stamped)")
-        return MutationResult(value: catalog.contacts.first { $0.id == id })
     }
 }
