@@ -19,13 +19,7 @@ extension KeyedRepository {
                     // NB: under the key's write lock: a write of the whole list after the change
                     // has its elements already, and is never followed by this older one. An edit
                     // by a newer change of other elements is no reason to leave this one out.
-                    guard !channel.wasWrittenWhole(after: change.version) else { return }
-                    // NB: nor a list memory holds from a later write of it: the channel may no
-                    // longer recall that write (dropped once the write let the key go, before
-                    // the write shared its elements, which `current()` would then have told).
-                    // The write holds every element at least as new as this change: a saved
-                    // one is older, and a removed one was put back.
-                    if let whole = memory.entry(for: key)?.wholeVersion, whole > change.version { return }
+                    guard !wasWrittenWhole(key, in: channel, after: change.version) else { return }
                     let change = change.current()
                     guard !change.isEmpty else { return }
                     // NB: the latest version the key has had: changes of different elements
@@ -86,8 +80,9 @@ extension KeyedRepository {
                     // it: a 304 or an equal fetch confirmed the element as read before, also when
                     // its row was edited since by a change still on its way here (an outbox's
                     // mutation performed during the fetch, the row keeping the server's entity tag).
-                    guard !channel.wasWrittenWhole(after: change.version), !change.isSuperseded(key) else { return }
-                    if let whole = memory.entry(for: key)?.wholeVersion, whole > change.version { return }
+                    guard !wasWrittenWhole(key, in: channel, after: change.version), !change.isSuperseded(key) else {
+                        return
+                    }
                     guard let element else {
                         memory.remove(key)
                         publish(.removed(version: change.version), in: channel)
@@ -114,6 +109,16 @@ extension KeyedRepository {
                 }
             }
         }
+    }
+
+    /// Whether `key` was written whole (not an edit of some of its elements) after `version`:
+    /// that write holds every element at least as new as a change made at `version` (a saved
+    /// one is older, a removed one was put back). Memory's entry tells it too: the channel may
+    /// no longer recall that write (dropped once the write let the key go, before the write
+    /// shared its elements, which `current()` would then have told).
+    private func wasWrittenWhole(_ key: Key, in channel: KeyChannel<Value>, after version: UInt64) -> Bool {
+        if channel.wasWrittenWhole(after: version) { return true }
+        return (memory.entry(for: key)?.wholeVersion ?? 0) > version
     }
 
     /// Saves `element` through the store, when this repository's lists live in one.
