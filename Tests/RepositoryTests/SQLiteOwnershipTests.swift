@@ -70,6 +70,22 @@ struct SQLiteOwnershipTests {
         #expect(try FileFacts(path) == before)
     }
 
+    /// `user_version` is a signed number in the file's header, so a damaged header (a bit
+    /// flipped on disk, a bad copy) can make it negative. Opening says so, naming the file and
+    /// the version, and changes nothing; it once took the number as the first migration to
+    /// run, and indexing the migrations with it crashed the process.
+    @Test(arguments: [-1, -1_627_389_939])
+    func aNegativeSchemaVersionIsAClearErrorAndChangesNothing(version: Int) throws {
+        _ = try SQLiteStore<Note>(.file(path: path))
+        try SQLiteDatabase(.file(path: path)).execute("PRAGMA user_version = \(version)")
+        let before = try FileFacts(path)
+        #expect(before.userVersion == version)
+        let error = #expect(throws: SQLiteError.self) { try SQLiteStore<Note>(.file(path: path)) }
+        #expect(error?.description.contains(path) == true, "\(String(describing: error))")
+        #expect(error?.description.contains("schema version \(version)") == true, "\(String(describing: error))")
+        #expect(try FileFacts(path) == before)
+    }
+
     @Test func aFailedMigrationChangesNothing() throws {
         let error = #expect(throws: SQLiteError.self) { try SQLiteStore<BrokenNote>(.file(path: path)) }
         #expect(error?.operation == "migrate to version 3")

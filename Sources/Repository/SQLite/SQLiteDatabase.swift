@@ -249,7 +249,7 @@ public final class SQLiteDatabase {
     ///   - check: Runs inside the migration transaction before the migrations, with the
     ///     version found there (the store checks there that the kit owns the file).
     /// - Throws: ``SQLiteError`` when a migration fails (nothing changes), or when the database
-    ///   is newer than this code knows.
+    ///   is newer than this code knows or its version is negative (a damaged header).
     public func migrate(_ migrations: [String], inTransaction check: (Int) throws -> Void = { _ in }) throws {
         try migrate(migrations, freshSchema: { nil }, inTransaction: check)
     }
@@ -268,6 +268,14 @@ public final class SQLiteDatabase {
                 throw SQLiteError(
                     operation: "migrate", path: path, code: SQLITE_ERROR,
                     message: "schema version \(current) is newer than this code knows (\(migrations.count))")
+            }
+            // NB: `user_version` is a signed 32-bit number in the file's header, which a damaged
+            // file (or another program) can make negative; no migration starts there.
+            guard current >= 0 else {
+                throw SQLiteError(
+                    operation: "migrate", path: path, code: SQLITE_ERROR,
+                    message: "schema version \(current) is not one this code made (0 to \(migrations.count)); "
+                        + "the file's header may be damaged")
             }
             try check(current)
             if current == 0, let script = freshSchema() {
