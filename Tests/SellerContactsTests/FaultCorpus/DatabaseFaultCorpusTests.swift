@@ -5,8 +5,8 @@ import SellerContacts
 import SellerContactsCommand
 import Testing
 
-/// `seller-contacts --database` against broken, foreign and busy database files: a clear
-/// error naming the file, and nothing good deleted or overwritten.
+/// `seller-contacts --database` (and, damaged at random, `--cache`) against broken, foreign and
+/// busy database files: a clear error naming the file, and nothing good deleted or overwritten.
 @MainActor
 @Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct DatabaseFaultCorpusTests {
