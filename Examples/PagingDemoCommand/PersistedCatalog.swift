@@ -72,7 +72,9 @@ enum PersistedCatalog {
         report(model, console: console)
         while model.nextPageState == .idle, model.items.pagesLoaded < options.pages ?? .max {
             if case .failed(let error) = await model.loadNextPage().settled() {
-                console.write("no more pages: \(error)\n")
+                // NB: offline, the stored pages are all there is; a request that failed is not
+                // the end of the list.
+                console.write(error is Offline ? "no more pages: \(error)\n" : "the next page failed: \(error)\n")
                 break
             }
             report(model, console: console)

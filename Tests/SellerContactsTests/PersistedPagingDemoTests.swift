@@ -83,6 +83,27 @@ struct PersistedPagingDemoTests {
         #expect(old.output.contains("page 2: holding items 1–20\n"))
     }
 
+    /// With the server gone, a run shows the stored pages and says that the page after them
+    /// failed (not that the list ended), and exits 0: it showed the list.
+    @Test func aFailedPageAfterTheStoredOnesIsReportedAsAFailureNotAsTheEnd() async throws {
+        let server = try LocalHTTPServer.start()
+        let database = try makeTemporaryDirectory().appendingPathComponent("catalog.sqlite").path
+        let url = server.url("catalog").absoluteString
+        _ = await run(["--database", database, "--url", url, "--pages", "2"])
+        server.stop()
+
+        let result = await run(["--database", database, "--url", url, "--pages", "3"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("showing the stored pages: "), "\(result.output)")
+        #expect(result.output.contains("page 2: holding items 1–20\n"), "\(result.output)")
+        #expect(result.output.contains("the next page failed: "), "\(result.output)")
+        #expect(result.output.contains(url), "the error names the URL: \(result.output)")
+        #expect(!result.output.contains("no more pages"), "\(result.output)")
+
+        let offline = await run(["--database", database, "--offline", "--pages", "3"])
+        #expect(offline.output.contains("no more pages: offline"), "\(offline.output)")
+    }
+
     @Test func optionsOfThePersistedModeNeedADatabase() async throws {
         let result = await run(["--offline"])
         #expect(result.status == 64)
