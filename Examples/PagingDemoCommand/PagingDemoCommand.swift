@@ -1,4 +1,5 @@
 import ContentLoading
+import ContentLoadingSupport
 import ExampleSupport
 import Foundation
 
@@ -75,7 +76,7 @@ public enum PagingDemoCommand {
                 case "--title": editTitle = value
                 default:
                     guard let url = URL(string: value), url.scheme != nil else {
-                        console.writeError("paging-demo: --url needs a URL, got '\(value)'\n")
+                        console.writeError("paging-demo: --url needs a URL, got '\(value.escapingControlCharacters)'\n")
                         return 64
                     }
                     persisted.url = url
@@ -134,10 +135,11 @@ public enum PagingDemoCommand {
                 console.write("start reached: \(holding(pager))\n")
                 return 0
             case .failed(let error) where retried:
-                console.writeError("paging-demo: \(error)\n")
+                console.writeError("paging-demo: \(String(describing: error).escapingControlCharacters)\n")
                 return 1
             case .failed(let error):
-                console.write("a previous page failed: \(error); retrying\n")
+                console.write(
+                    "a previous page failed: \(String(describing: error).escapingControlCharacters); retrying\n")
                 retried = true
                 await pager.retryPreviousPage().settled()
             case .idle, .loading:
@@ -158,7 +160,8 @@ public enum PagingDemoCommand {
     static func run(_ pager: CatalogPager, catalog: URL, console: Console) async -> Int32 {
         let firstPage = await pager.refresh(catalog).settled()
         if let error = firstPage.error {
-            console.writeError("paging-demo: the first page failed: \(error)\n")
+            console.writeError(
+                "paging-demo: the first page failed: \(String(describing: error).escapingControlCharacters)\n")
             return 1
         }
         var shown = 0
@@ -176,11 +179,12 @@ public enum PagingDemoCommand {
                 }
                 return 0
             case .failed(let error) where retried:
-                console.writeError("paging-demo: \(error)\n")
+                console.writeError("paging-demo: \(String(describing: error).escapingControlCharacters)\n")
                 return 1
             case .failed(let error):
                 let page = (pager.content?.pagesLoaded ?? 0) + 1
-                console.write("page \(page) failed: \(error); keeping \(pager.itemCount) items, retrying\n")
+                let reason = String(describing: error).escapingControlCharacters
+                console.write("page \(page) failed: \(reason); keeping \(pager.itemCount) items, retrying\n")
                 retried = true
                 state = await pager.retryNextPage().settled()
             case .idle, .loading:

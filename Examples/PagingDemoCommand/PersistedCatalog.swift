@@ -51,10 +51,10 @@ enum PersistedCatalog {
             store = ElementStore(disk: try DiskCache(.file(path: options.database)))
             if let edit = options.edit {
                 try await store.save(edit)
-                console.write("saved item \(edit.id): \(edit.title)\n")
+                console.write("saved item \(edit.id): \(edit.title.escapingControlCharacters)\n")
             }
         } catch {
-            console.writeError("paging-demo: \(error)\n")
+            console.writeError("paging-demo: \(String(describing: error).escapingControlCharacters)\n")
             return 1
         }
         let model = PagingListViewModel(
@@ -64,23 +64,27 @@ enum PersistedCatalog {
         let opened = await model.refresh().completed()
         if let error = opened.error {
             guard opened.content != nil else {
-                console.writeError("paging-demo: the first page failed: \(error)\n")
+                console.writeError(
+                    "paging-demo: the first page failed: \(String(describing: error).escapingControlCharacters)\n")
                 return 1
             }
-            console.write("showing the stored pages: \(error)\n")
+            console.write("showing the stored pages: \(String(describing: error).escapingControlCharacters)\n")
         }
         report(model, console: console)
         while model.nextPageState == .idle, model.items.pagesLoaded < options.pages ?? .max {
             if case .failed(let error) = await model.loadNextPage().settled() {
                 // NB: offline, the stored pages are all there is; a request that failed is not
                 // the end of the list.
-                console.write(error is Offline ? "no more pages: \(error)\n" : "the next page failed: \(error)\n")
+                console.write(
+                    error is Offline
+                        ? "no more pages: \(error)\n"
+                        : "the next page failed: \(String(describing: error).escapingControlCharacters)\n")
                 break
             }
             report(model, console: console)
         }
         if model.nextPageState == .endReached { console.write("end reached\n") }
-        for item in model.items { console.write("  \(item.id) \(item.title)\n") }
+        for item in model.items { console.write("  \(item.id) \(item.title.escapingControlCharacters)\n") }
         return 0
     }
 
@@ -104,7 +108,9 @@ enum PersistedCatalog {
             components.percentEncodedQueryItems = (components.percentEncodedQueryItems ?? []) + query
             guard let pageURL = components.url else { throw APIError.unsupportedScheme(url: url) }
             let result = try await client.fetch(Response.self, from: pageURL, ifChangedSince: validators)
-            console.write("GET \(pageURL.redactedForDisplay): \(result.value == nil ? "not modified" : "fetched")\n")
+            console.write(
+                "GET \(pageURL.redactedForDisplay.escapingControlCharacters): \(result.value == nil ? "not modified" : "fetched")\n"
+            )
             return switch result {
             case .modified(let response, let validators):
                 .modified(

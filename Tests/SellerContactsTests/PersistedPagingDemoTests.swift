@@ -1,3 +1,4 @@
+import ContentLoadingRepository
 import ExampleSupport
 import Foundation
 import KitTestSupport
@@ -102,6 +103,37 @@ struct PersistedPagingDemoTests {
 
         let offline = await run(["--database", database, "--offline", "--pages", "3"])
         #expect(offline.output.contains("no more pages: offline"), "\(offline.output)")
+    }
+
+    /// What comes from outside is printed as one line of plain text: a title from the server
+    /// with an escape sequence and a line break, and SQLite's message naming a damaged file's
+    /// schema, which held an escape character.
+    @Test func textFromTheServerAndTheFileCannotForgeALineOrDriveTheTerminal() async throws {
+        let folder = try makeTemporaryDirectory()
+        try Data(#"{"items": [{"id": 1, "title": "A\u001b[31mB\nforged"}], "next": null}"#.utf8)
+            .write(to: folder.appendingPathComponent("hostile.json"))
+        let server = try LocalHTTPServer.start(serving: folder)
+        defer { server.stop() }
+        let database = folder.appendingPathComponent("catalog.sqlite").path
+
+        let result = await run(["--database", database, "--url", server.url("fixtures/hostile.json").absoluteString])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("  1 A\\u{1B}[31mB\\nforged\n"), "\(result.output)")
+        #expect(!result.output.unicodeScalars.contains { $0.value == 0x1B }, "no escape character")
+        #expect(!result.output.contains("\nforged"), "no forged line")
+
+        // NB: an escape character in a table's name in the file's schema, which SQLite's
+        // message quotes.
+        try SQLiteDatabase(.file(path: database)).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: database))
+        let name = try #require(bytes.range(of: Data("content_loading_list_members".utf8)))
+        bytes[name.lowerBound + 3] = 0x1B
+        try bytes.write(to: URL(fileURLWithPath: database))
+        let damaged = await run(["--database", database, "--offline"])
+        #expect(damaged.status == 1)
+        #expect(damaged.errors.hasPrefix("paging-demo: "), "\(damaged.errors)")
+        #expect(damaged.errors.contains(database), "\(damaged.errors)")
+        #expect(!damaged.errors.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(damaged.errors)")
     }
 
     @Test func optionsOfThePersistedModeNeedADatabase() async throws {
