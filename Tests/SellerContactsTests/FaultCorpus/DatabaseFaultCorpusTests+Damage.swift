@@ -77,7 +77,7 @@ extension DatabaseFaultCorpusTests {
     }
 
     /// Values a row may hold that the kit never writes: out of range, of the wrong type, text
-    /// that is not JSON, JSON of another shape, an empty blob.
+    /// that is not JSON, JSON of another shape, a one-byte blob.
     static let hostileValues = [
         "NULL", "-1", "0", "9223372036854775807", "-9223372036854775808", "1e300", "3.5", "'x'", "''",
         "X'00'", "'[]'", "'{}'", "'[1,1]'", "'{\"id\":1}'", "'null'",
