@@ -39,3 +39,24 @@ func expectOneClearErrorLine(
             sourceLocation: sourceLocation)
     }
 }
+
+/// Checks that a command given a damaged file either showed what it still reads (its output
+/// holds one of `shown`, and its standard error no control character) or failed with one
+/// clear line naming `path`. Returns whether it failed.
+@discardableResult
+func expectShownOrOneClearErrorLine(
+    _ result: CommandResult, shown: [String], naming path: String, _ comment: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
+    guard result.status != 0 else {
+        #expect(
+            shown.contains { result.output.contains($0) }, "\(comment): \(result.output)",
+            sourceLocation: sourceLocation)
+        #expect(
+            !result.errors.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(comment)",
+            sourceLocation: sourceLocation)
+        return false
+    }
+    expectOneClearErrorLine(result, status: 1, mentioning: [path], comment, sourceLocation: sourceLocation)
+    return true
+}
