@@ -135,11 +135,11 @@ public enum PagingDemoCommand {
                 console.write("start reached: \(holding(pager))\n")
                 return 0
             case .failed(let error) where retried:
-                console.writeError("paging-demo: \(String(describing: error).escapingControlCharacters)\n")
+                console.writeError("paging-demo: \(error.escapedDescription)\n")
                 return 1
             case .failed(let error):
                 console.write(
-                    "a previous page failed: \(String(describing: error).escapingControlCharacters); retrying\n")
+                    "a previous page failed: \(error.escapedDescription); retrying\n")
                 retried = true
                 await pager.retryPreviousPage().settled()
             case .idle, .loading:
@@ -161,7 +161,7 @@ public enum PagingDemoCommand {
         let firstPage = await pager.refresh(catalog).settled()
         if let error = firstPage.error {
             console.writeError(
-                "paging-demo: the first page failed: \(String(describing: error).escapingControlCharacters)\n")
+                "paging-demo: the first page failed: \(error.escapedDescription)\n")
             return 1
         }
         var shown = 0
@@ -179,11 +179,11 @@ public enum PagingDemoCommand {
                 }
                 return 0
             case .failed(let error) where retried:
-                console.writeError("paging-demo: \(String(describing: error).escapingControlCharacters)\n")
+                console.writeError("paging-demo: \(error.escapedDescription)\n")
                 return 1
             case .failed(let error):
                 let page = (pager.content?.pagesLoaded ?? 0) + 1
-                let reason = String(describing: error).escapingControlCharacters
+                let reason = error.escapedDescription
                 console.write("page \(page) failed: \(reason); keeping \(pager.itemCount) items, retrying\n")
                 retried = true
                 state = await pager.retryNextPage().settled()

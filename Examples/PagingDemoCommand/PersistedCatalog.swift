@@ -54,7 +54,7 @@ enum PersistedCatalog {
                 console.write("saved item \(edit.id): \(edit.title.escapingControlCharacters)\n")
             }
         } catch {
-            console.writeError("paging-demo: \(String(describing: error).escapingControlCharacters)\n")
+            console.writeError("paging-demo: \(error.escapedDescription)\n")
             return 1
         }
         let model = PagingListViewModel(
@@ -65,10 +65,10 @@ enum PersistedCatalog {
         if let error = opened.error {
             guard opened.content != nil else {
                 console.writeError(
-                    "paging-demo: the first page failed: \(String(describing: error).escapingControlCharacters)\n")
+                    "paging-demo: the first page failed: \(error.escapedDescription)\n")
                 return 1
             }
-            console.write("showing the stored pages: \(String(describing: error).escapingControlCharacters)\n")
+            console.write("showing the stored pages: \(error.escapedDescription)\n")
         }
         report(model, console: console)
         while model.nextPageState == .idle, model.items.pagesLoaded < options.pages ?? .max {
@@ -78,7 +78,7 @@ enum PersistedCatalog {
                 console.write(
                     error is Offline
                         ? "no more pages: \(error)\n"
-                        : "the next page failed: \(String(describing: error).escapingControlCharacters)\n")
+                        : "the next page failed: \(error.escapedDescription)\n")
                 break
             }
             report(model, console: console)

@@ -61,7 +61,7 @@ public enum SellerContactsCommand {
             deadline: deadline
         )
         .onRetry { retry in
-            let error = String(describing: retry.error).escapingControlCharacters
+            let error = retry.error.escapedDescription
             console.write(
                 "retry: attempt \(retry.attempt) of \(retry.attempts) failed (\(error)); "
                     + "trying again in \(spokenSeconds(retry.delay))\n")
@@ -98,7 +98,7 @@ public enum SellerContactsCommand {
     /// Prints `error` on standard error as one line: control characters (from a server's
     /// body, a file name) escaped, so it can neither forge a line nor drive the terminal.
     static func reportError(_ error: any Error, context: String = "", console: Console) {
-        console.writeError("seller-contacts: \(context)\(String(describing: error).escapingControlCharacters)\n")
+        console.writeError("seller-contacts: \(context)\(error.escapedDescription)\n")
     }
 
     /// Prints the transitions up to the next settled state (with a spinner on a terminal while
