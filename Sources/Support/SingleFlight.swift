@@ -26,7 +26,7 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         var isCommitted = false
         /// The callers waiting for its value, by key.
         var callers: [UInt64: CheckedContinuation<Value, any Error>] = [:]
-        /// The callers waiting for it to end, by key.
+        /// The waits for it to end, by key (while one ends, the waits for the next one).
         var idleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextKey: UInt64 = 0
         /// How many operations let go are being cancelled (their task's `cancel()` not yet
@@ -107,12 +107,18 @@ package final class SingleFlight<Value: Sendable>: Sendable {
 
     /// Waits until the operation in flight, if any, has ended; starts none. The wait counts
     /// as waiting for it (it is not cancelled while this waits); a cancelled wait returns at once.
+    ///
+    /// A wait that comes while an operation is ending waits for its `ended` step, and then for
+    /// the next operation when callers queued meanwhile start one: what the step tells (a
+    /// failure) has reached its listeners when the wait returns, as for a wait that came before.
     package func waitUntilIdle() async {
         let key = newKey()
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let registered = state.withLock { state -> Bool in
-                    guard !Task.isCancelled, state.task != nil else { return false }
+                    // NB: while the last operation ends, the wait is kept for the next one, and
+                    // let go when none starts (see `finish`).
+                    guard !Task.isCancelled, state.task != nil || state.isEnding else { return false }
                     state.idleWaiters[key] = continuation
                     return true
                 }
@@ -171,18 +177,23 @@ package final class SingleFlight<Value: Sendable>: Sendable {
         }
         guard let waiters else { return }
         await ended?(value)
-        state.withLock { state in
+        let idleNow = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.isEnding = false
             // NB: its callers may all have left meanwhile; then nothing starts. The operation is
             // that of the first caller that needs a new result (another's may take one in hand).
             let queued = state.queued
             state.queued = []
-            guard let next = queued.first(where: \.needsNewResult) ?? queued.first else { return }
+            guard let next = queued.first(where: \.needsNewResult) ?? queued.first else {
+                // NB: the waits that came while it ended; with no next operation, they are over.
+                defer { state.idleWaiters = [:] }
+                return Array(state.idleWaiters.values)
+            }
             for caller in queued { state.callers[caller.key] = caller.continuation }
             start(next.operation, in: &state)
+            return []
         }
         for caller in waiters.callers.values { caller.resume(returning: value) }
-        for waiter in waiters.idleWaiters.values { waiter.resume() }
+        for waiter in waiters.idleWaiters.values + idleNow { waiter.resume() }
     }
 
     /// A cancelled caller (or wait) stops waiting; when nobody waits any more, the operation

@@ -29,8 +29,10 @@ extension KeyedRepository {
     }
 
     /// Waits until the fetch of `key` in flight, if any, has ended and stored its result (or
-    /// failed); starts none. While this waits, the fetch is not cancelled (see "Fetches nobody
-    /// waits for" in the Caching article).
+    /// failed, and its readers have the error); starts none. A wait that comes while a fetch
+    /// is ending waits for the fetch that callers queued meanwhile start, if any. While this
+    /// waits, the fetch is not cancelled (see "Fetches nobody waits for" in the Caching
+    /// article).
     public func fetchSettled(_ key: Key) async {
         // NB: the wait uses the channel, so a fetch it keeps alive keeps its channel too.
         guard let channel = checkOutExistingChannel(for: key) else { return }

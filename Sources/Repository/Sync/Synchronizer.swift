@@ -63,7 +63,9 @@ public final class Synchronizer<Element: Sendable & Identifiable & Equatable>: S
     }
 
     /// Returns when no sync is in flight (at once when none is): for a test, or a caller that
-    /// must not join a sync that already delivered its data.
+    /// must not join a sync that already delivered its data. A sync that failed has told its
+    /// readers by then; one that comes while a sync is ending waits for the sync queued after
+    /// it, if any.
     public func syncSettled() async {
         await keyed.fetchSettled(WholeCollection())
     }
