@@ -91,24 +91,26 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The wait after failed attempt `attempt` (1 for the first), before jitter: the initial
-    /// delay times the multiplier for each attempt since, at most ``maximumDelay``.
+    /// delay times the multiplier for each attempt since, at most ``maximumDelay``. A negative
+    /// delay or product is no wait, and a negative ``maximumDelay`` caps every wait at zero.
     public func backoff(after attempt: Int) -> Duration {
-        var delay = initialDelay
-        for _ in 1..<max(1, attempt) where delay < maximumDelay {
+        let cap = max(maximumDelay, .zero)
+        var delay = min(max(initialDelay, .zero), cap)
+        for _ in 1..<max(1, attempt) where delay < cap {
             // NB: checked in floating point first: a product past the cap (a multiplier too
-            // large, infinite or not a number) is the cap, where Duration's integer arithmetic
-            // would trap.
+            // large, infinite or not a number) is the cap, and one below zero (a negative
+            // multiplier) is no wait, where Duration's integer arithmetic would trap.
             let product = delay.seconds * multiplier
-            guard product.isFinite, product < maximumDelay.seconds else { return maximumDelay }
-            delay = delay * multiplier
+            guard product.isFinite, product < cap.seconds else { return cap }
+            delay = product > 0 ? delay * multiplier : .zero
         }
-        return min(max(delay, .zero), maximumDelay)
+        return delay
     }
 
     /// The wait after failed attempt `attempt` whose error asked for `retryAfter`: the backoff
     /// with jitter, but at least `retryAfter`, and at most ``maximumDelay``.
     public func delay(after attempt: Int, retryAfter: Duration?) -> Duration {
         let jittered = jitter.apply(to: backoff(after: attempt), random: min(1, max(0, random())))
-        return min(max(jittered, retryAfter ?? .zero), maximumDelay)
+        return min(max(jittered, retryAfter ?? .zero), max(maximumDelay, .zero))
     }
 }

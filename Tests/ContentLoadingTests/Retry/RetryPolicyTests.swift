@@ -48,6 +48,24 @@ struct RetryPolicyTests {
         #expect(policy.delay(after: 4, retryAfter: nil) <= .seconds(30))
     }
 
+    @Test(arguments: [(-1e30, 1.0), (-2.0, 1.0), (1e30, -5.0), (2.0, -5.0), (-1e300, -1.0), (-0.5, -1e9)])
+    func aNegativeMultiplierOrInitialDelayIsNoWaitAndNeverTraps(_ multiplier: Double, initialSeconds: Double) {
+        // NB: a negative product was taken as below the cap, and Duration's integer arithmetic
+        // trapped on it (-1e30 s); one that fit gave a negative wait.
+        for maximum in [Duration.seconds(30), .zero, .seconds(-3)] {
+            let policy = RetryPolicy(
+                attempts: 20, initialDelay: .seconds(initialSeconds), multiplier: multiplier, maximumDelay: maximum)
+            for attempt in 1...20 {
+                let (backoff, delay) = (policy.backoff(after: attempt), policy.delay(after: attempt, retryAfter: nil))
+                let cap = max(maximum, .zero)
+                #expect((Duration.zero...cap).contains(backoff), "\(multiplier), \(maximum), attempt \(attempt)")
+                #expect((Duration.zero...cap).contains(delay), "\(multiplier), \(maximum), attempt \(attempt)")
+            }
+        }
+        let shrinking = RetryPolicy(initialDelay: .seconds(-1), multiplier: 0.5, maximumDelay: .seconds(30))
+        #expect(shrinking.backoff(after: 3) == .zero, "a negative initial delay is no wait")
+    }
+
     @Test func jitterStaysWithinItsShare() {
         func delay(_ jitter: RetryJitter, random: Double) -> Duration {
             RetryPolicy(initialDelay: .seconds(4), jitter: jitter, random: { random }).delay(after: 1, retryAfter: nil)
