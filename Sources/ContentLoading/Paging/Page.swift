@@ -36,12 +36,15 @@ extension Page where Cursor == Int {
     ///
     /// Knowing the total is what spares the request that would come back empty when the list's
     /// size is a multiple of the page size. Without it (`totalCount: nil`) a page shorter than
-    /// `limit` ends the list.
+    /// `limit` ends the list. A list never goes past `Int.max` items: a page whose next offset
+    /// would is the last one (an offset from outside, a deep link's, may be that far).
     public static func offset(_ items: [Element], at offset: Int, limit: Int, totalCount: Int?) -> Page {
-        let next = offset + items.count
-        let hasMore = totalCount.map { next < $0 } ?? (items.count >= limit)
+        // NB: no arithmetic that can overflow: `offset + items.count` trapped for an offset
+        // near `Int.max`, `offset - limit` for a negative limit.
+        let (next, isPastTheEnd) = offset.addingReportingOverflow(items.count)
+        let hasMore = !isPastTheEnd && (totalCount.map { next < $0 } ?? (items.count >= limit))
         return Page(
-            items: items, previousCursor: offset > 0 ? max(0, offset - limit) : nil,
+            items: items, previousCursor: offset > 0 ? offset - min(max(limit, 0), offset) : nil,
             nextCursor: hasMore && !items.isEmpty ? next : nil)
     }
 }
