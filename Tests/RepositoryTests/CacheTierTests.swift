@@ -38,6 +38,32 @@ import Testing
         #expect(try await repository.value(for: "a")?.value == "fetched a")
     }
 
+    /// Costs the app's function gives that no total holds: `Int.max` ("too big") is not kept,
+    /// where the next store overflowed the total and stopped the process; a negative cost
+    /// counts as 0, so it cannot make room for others past the limit; a negative limit keeps
+    /// nothing.
+    @Test func costsPastWhatATotalHoldsAreNotKeptAndNegativeOnesCountAsZero() async throws {
+        let costs = ["huge": Int.max, "half": Int.max / 2 + 1, "minus": -100, "min": Int.min, "two": 2]
+        let unlimited = MemoryCache<String, String>(countLimit: 10) { costs[$0] ?? 1 }
+        let repository = KeyedRepository<String, String>(memory: unlimited) { $0 }
+        for (key, value) in [("a", "huge"), ("b", "half"), ("c", "half"), ("d", "min"), ("e", "two")] {
+            try await repository.save(value, for: key)
+        }
+        #expect(unlimited.keysByRecency == ["e", "d"], "past half of Int.max, nothing is kept")
+        #expect(unlimited.totalCost == 2)
+
+        let limited = MemoryCache<String, String>(countLimit: 10, costLimit: 2) { costs[$0] ?? 1 }
+        let within = KeyedRepository<String, String>(memory: limited) { $0 }
+        for (key, value) in [("a", "minus"), ("b", "two"), ("c", "two")] { try await within.save(value, for: key) }
+        #expect(limited.keysByRecency == ["c"], "-100 made no room: \(limited.keysByRecency)")
+        #expect(limited.totalCost == 2)
+
+        let none = MemoryCache<String, String>(countLimit: 10, costLimit: -1) { costs[$0] ?? 1 }
+        try await KeyedRepository<String, String>(memory: none) { $0 }.save("minus", for: "a")
+        #expect(none.costLimit == 0)
+        #expect(none.count == 0)
+    }
+
     @Test func concurrentUseKeepsTheLimits() async throws {
         let memory = MemoryCache<Int, Int>(countLimit: 50)
         let repository = KeyedRepository<Int, Int>(memory: memory) { $0 }

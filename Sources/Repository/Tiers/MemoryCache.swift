@@ -35,23 +35,30 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// The most entries kept (0: none).
     public let countLimit: Int
-    /// The most total cost kept (an entry costlier than this alone is not kept at all).
+    /// The most total cost kept (an entry costlier than this alone is not kept at all; 0:
+    /// none).
     public let costLimit: Int
     private let cost: @Sendable (Value) -> Int
+    /// ``costLimit``, at most half of `Int.max` (no limit anyone reaches): the total cost, at
+    /// most this limit after each eviction, plus one entry's (clamped to one more than it)
+    /// always fits in an `Int`.
+    private let evictionCostLimit: Int
     @usableFromInline let index = Locked(LRUIndex<Key, Entry>())
 
     /// Creates a memory tier.
     ///
     /// - Parameters:
     ///   - countLimit: The most entries kept; the least recently used go first. 0 (or less)
-    ///     keeps none, as a `costLimit` of 0 does: every read goes to the next tier.
+    ///     keeps none, as a `costLimit` of 0 (or less) does: every read goes to the next tier.
     ///   - costLimit: The most total cost kept. Defaults to no limit.
-    ///   - cost: The cost of a value. Defaults to 1 for each.
+    ///   - cost: The cost of a value. Defaults to 1 for each. A cost below 0 counts as 0; one
+    ///     past `costLimit` (`Int.max` for "too big") is not kept.
     public init(countLimit: Int, costLimit: Int = .max, cost: @escaping @Sendable (Value) -> Int = { _ in 1 }) {
         // NB: not a precondition: an app's 0 (`NSCache`'s "no limit") stopped the process.
         self.countLimit = max(countLimit, 0)
-        self.costLimit = costLimit
+        self.costLimit = max(costLimit, 0)
         self.cost = cost
+        evictionCostLimit = min(self.costLimit, Int.max / 2)
     }
 
     /// The entry for `key`, made the most recently used.
@@ -67,16 +74,16 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// longer hold: a removal, or a save evicted since).
     func store(_ entry: Entry, for key: Key, if isCurrent: () -> Bool = { true }) {
         // NB: the app's cost function runs before the lock is taken.
-        let entryCost = cost(entry.value)
+        let entryCost = clampedCost(of: entry.value)
         index.withLock { index in
             guard isCurrent() else { return }
             if let current = index.value(for: key), current.version > entry.version { return }
-            guard entryCost <= costLimit else {
+            guard evictionCostLimit > 0, entryCost <= evictionCostLimit else {
                 index.remove(key)
                 return
             }
             index.insert(entry, for: key, cost: entryCost)
-            index.evict(countLimit: countLimit, costLimit: costLimit)
+            index.evict(countLimit: countLimit, costLimit: evictionCostLimit)
         }
     }
 
@@ -108,13 +115,20 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
         guard let edited = edited ?? nil else { return nil }
         // NB: the app's cost function runs outside the lock, as in `store`.
-        let editedCost = cost(edited)
+        let editedCost = clampedCost(of: edited)
         index.withLock { index in
             guard let entry = index.peek(key), entry.version == version || writtenAt == nil else { return }
             index.setCost(editedCost, for: key)
-            index.evict(countLimit: countLimit, costLimit: costLimit)
+            index.evict(countLimit: countLimit, costLimit: evictionCostLimit)
         }
         return edited
+    }
+
+    /// The cost of `value`, from 0 to one past the eviction limit: an app's cost (`Int.max`
+    /// for "too big", say) overflowed the total at the next store, and a negative one could
+    /// leave a total no eviction brings under the limit.
+    private func clampedCost(of value: Value) -> Int {
+        min(max(cost(value), 0), evictionCostLimit + 1)
     }
 
     /// Removes the entry for `key`.
