@@ -36,14 +36,16 @@ extension PagingListViewModel {
 
     /// Loads the next page when the item at `currentIndex` is within ``prefetchDistance`` of
     /// the end, or the previous page when it is within ``prefetchDistance`` of the start and
-    /// there is one: the call a row makes when it appears.
+    /// there is one: the call a row makes when it appears. A distance below 0 counts as 0.
     ///
     /// - Returns: The handle of the page started or already loading, or a settled one when
     ///   none is.
     @discardableResult
     public func loadMoreIfNeeded(currentIndex: Int) -> NextPageHandle {
-        if currentIndex >= itemCount - 1 - prefetchDistance, content?.hasMore == true { return loadNextPage() }
-        if currentIndex <= prefetchDistance, content?.hasPrevious == true { return loadPreviousPage() }
+        // NB: `itemCount - 1 - prefetchDistance` overflowed for `Int.min`; from 0 it cannot.
+        let distance = max(prefetchDistance, 0)
+        if currentIndex >= itemCount - 1 - distance, content?.hasMore == true { return loadNextPage() }
+        if currentIndex <= distance, content?.hasPrevious == true { return loadPreviousPage() }
         return pageHandle(nil, .next)
     }
 }

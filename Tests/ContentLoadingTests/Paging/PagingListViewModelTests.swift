@@ -125,6 +125,21 @@ struct PagingListViewModelTests {
         #expect(try await pageStates.values(count: 2).last == .endReached)
     }
 
+    /// A distance below 0 counts as 0: the next page loads at the last item. `Int.min`
+    /// overflowed the comparison and stopped the process.
+    @Test(arguments: [-1, Int.min])
+    func aPrefetchDistanceBelowZeroLoadsAtTheLastItem(distance: Int) async throws {
+        let model = ControlledPager(loader: loader, prefetchDistance: distance)
+        try await loadFirstPage(model)
+        model.loadMoreIfNeeded(currentIndex: 23)
+        #expect(model.nextPageState == .idle)
+        model.loadMoreIfNeeded(currentIndex: 24)
+        #expect(model.nextPageState == .loading)
+        let pageStates = StreamRecorder(model.nextPageStateUpdates)
+        loader.complete(try await loader.call(1), returning: page(25..<30, next: nil))
+        #expect(try await pageStates.values(count: 2).last == .endReached)
+    }
+
     /// A window of 2 drops the oldest pages; one below 1 keeps every page, as no window does
     /// (documented on `pageWindow`).
     @Test(arguments: [(window: 2, shown: 25..<75), (window: 0, shown: 0..<75), (window: -1, shown: 0..<75)])
