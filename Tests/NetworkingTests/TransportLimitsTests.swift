@@ -97,6 +97,27 @@ struct TransportLimitsTests {
         #expect(try await client(endless).data(from: server.url("trickle/40/0")).count == 40)
     }
 
+    /// The ends of each limit's range load, or fail with a clear error: `Int.max` bytes (an
+    /// app's "no limit") trapped reading a file (one byte past the limit is read), and the
+    /// message of a deadline of `.seconds(Int64.min)` trapped in Foundation's formatting.
+    @Test func limitsAtTheEndsOfTheirRangesLoadOrFailClearly() async throws {
+        let file = URL(fileURLWithPath: #filePath)
+        let unlimited = client(TransportLimits(maximumBodySize: .max))
+        #expect(try await unlimited.data(from: file) == Data(contentsOf: file))
+        #expect(try await unlimited.data(from: server.url("trickle/40/0")).count == 40)
+
+        let none = client(TransportLimits(maximumBodySize: -1))
+        #expect(try await apiError { try await none.data(from: file) } == .bodyTooLarge(url: file, limit: -1))
+
+        let url = server.url("trickle/40/0")
+        let past = try await apiError {
+            try await client(TransportLimits(idleTimeout: .seconds(Int64.min), deadline: .seconds(Int64.min)))
+                .data(from: url)
+        }
+        #expect(past == .deadlineExceeded(url: url, after: .seconds(Int64.min)))
+        #expect(past.description.hasPrefix("\(url.absoluteString) took longer than the deadline of -"))
+    }
+
     @Test func aBodyWithinTheLimitIsServedWhole() async throws {
         let body = try await client(TransportLimits(maximumBodySize: 40)).data(from: server.url("trickle/40/0"))
         #expect(body.count == 40)

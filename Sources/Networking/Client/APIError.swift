@@ -142,7 +142,10 @@ extension APIError: LocalizedError, CustomStringConvertible {
 extension Duration {
     /// "500ms", "3s", "2.5s".
     fileprivate var spoken: String {
-        formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))
+        // NB: Foundation's formatting traps on `.seconds(Int64.min)` (an app's limit, shown in
+        // the error it gives); every duration past ±Int64.max seconds is shown as that.
+        let bounded = min(max(self, .seconds(-Int64.max)), .seconds(Int64.max))
+        return bounded.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))
     }
 }
 

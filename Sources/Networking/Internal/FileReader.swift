@@ -31,10 +31,12 @@ enum FileReader {
             throw APIError.fileUnreadable(url: url, path: path, reason: error.localizedDescription)
         }
         defer { try? handle.close() }
-        // NB: read at most one byte past the limit, in case the file grew since it was measured.
+        // NB: read at most one byte past the limit, in case the file grew since it was measured
+        // (`Int.max`, an app's "no limit", has no byte past it: `+ 1` trapped).
+        let readLimit = maximumSize < .max ? max(maximumSize + 1, 0) : maximumSize
         let body: Data
         do {
-            body = try handle.read(upToCount: maximumSize + 1) ?? Data()
+            body = try handle.read(upToCount: readLimit) ?? Data()
         } catch {
             throw APIError.fileUnreadable(url: url, path: path, reason: error.localizedDescription)
         }
