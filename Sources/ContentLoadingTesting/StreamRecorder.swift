@@ -54,11 +54,13 @@ public final class StreamRecorder<Element: Sendable> {
     }
 
     /// Waits until at least `count` elements are recorded (or the stream finished) and returns
-    /// the first `count`.
+    /// the first `count`; none, at once, for a `count` below 1.
     ///
     /// - Throws: ``RecorderTimeout`` when `timeout` passes first; `CancellationError` when the
     ///   waiting task is cancelled.
     public func values(count: Int, timeout: Duration = defaultTimeout) async throws -> [Element] {
+        // NB: a negative count trapped taking a prefix of it.
+        let count = max(count, 0)
         try await wait(for: count, timeout: timeout)
         return Array(elements.prefix(count))
     }

@@ -22,6 +22,18 @@ struct StreamRecorderTests {
         continuation.finish()
     }
 
+    /// A count below 1 asks for nothing: it returns none at once (it trapped taking a prefix
+    /// of a negative length).
+    @Test(arguments: [0, -1, Int.min])
+    func aCountBelowOneReturnsNothingAtOnce(count: Int) async throws {
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let recorder = StreamRecorder(stream)
+        continuation.yield(1)
+        #expect(try await recorder.values(count: count, timeout: .seconds(3600)).isEmpty)
+        #expect(try await recorder.next() == 1, "nothing was taken")
+        continuation.finish()
+    }
+
     @Test func aCancelledWaitThrowsCancellationAtOnce() async throws {
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         let recorder = StreamRecorder(stream)
