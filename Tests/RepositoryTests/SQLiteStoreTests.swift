@@ -44,6 +44,21 @@ struct SQLiteStoreTests {
         #expect(throws: SQLiteError.self) { try SQLiteDatabase(.file(path: path)) }
     }
 
+    /// A file's name ends at a NUL: "…/notes\0.sqlite" opened "…/notes", another file, without
+    /// a word. It is refused, naming the path with the NUL shown, and nothing is made.
+    @Test func aFilePathHoldingANULIsRefusedAndMakesNoFile() throws {
+        let path = try temporaryDatabasePath()
+        let named = path + "\u{0}.sqlite"
+        let error = try #require(throws: SQLiteError.self) { try DiskCache(.file(path: named)) }
+        #expect(
+            error.description
+                == "cannot open database \(path)\\u{0}.sqlite: the path holds a NUL character, where a file's name ends (SQLite error 21)"
+        )
+        #expect(throws: SQLiteError.self) { try SQLiteDatabase(.file(path: named)) }
+        #expect(throws: SQLiteError.self) { try SQLiteStore<Note>(.file(path: named)) }
+        #expect(!FileManager.default.fileExists(atPath: path), "no file was made at the name before the NUL")
+    }
+
     @Test func aBatchIsAllOrNothing() async throws {
         let store = try SQLiteStore<Note>(.inMemory)
         try await store.replaceAll(with: notes(0..<3), syncedAt: nil)

@@ -15,8 +15,9 @@
 public final class SQLiteDatabase {
     /// Where the database lives.
     public enum Location: Sendable, Hashable {
-        /// A file, created when missing. An empty path or `:memory:` names no file: opening
-        /// it throws.
+        /// A file, created when missing. An empty path or `:memory:` names no file, and a path
+        /// holding a NUL character names another file (the name ends at the NUL): opening
+        /// either throws.
         case file(path: String)
         /// A private in-memory database, gone when closed.
         case inMemory
@@ -54,6 +55,12 @@ public final class SQLiteDatabase {
             throw SQLiteError(
                 operation: "open", path: path.isEmpty ? "\"\"" : path, code: SQLITE_MISUSE,
                 message: "it names no file (for a database in memory, use .inMemory)")
+        }
+        // NB: the file's name ends at a NUL: "/data/a\0b" opened "/data/a", without a word.
+        if case .file = location, path.utf8.contains(0) {
+            throw SQLiteError(
+                operation: "open", path: path.escapingControlCharacters, code: SQLITE_MISUSE,
+                message: "the path holds a NUL character, where a file's name ends")
         }
         #if !canImport(SQLite3)
             // NB: the library is bound at run time (CSQLite.h): a machine without it gets this.
