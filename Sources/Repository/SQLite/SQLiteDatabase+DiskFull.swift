@@ -21,10 +21,13 @@ extension SQLiteDatabase {
         return "the disk is full (\(free) bytes free on the volume holding the file; SQLite said: \(message))"
     }
 
-    /// The bytes free on the volume that holds `path` (or would, for a file not made yet).
+    /// The bytes free on the volume that holds `path` (or would, for a file not made yet);
+    /// `nil` for a volume of no size, such as `/proc` (no disk to be full: its files are not
+    /// databases).
     private static func freeBytes(near path: String) -> Int64? {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let attributes = try? FileManager.default.attributesOfFileSystem(forPath: directory)
+        guard let size = (attributes?[.systemSize] as? NSNumber)?.int64Value, size > 0 else { return nil }
         return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
     }
 }
