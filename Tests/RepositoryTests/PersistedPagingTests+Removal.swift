@@ -130,6 +130,18 @@ extension PersistedPagingTests {
         #expect(try storedPageCount().isEmpty)
     }
 
+    /// Compared as bytes: the length of a text stops at a NUL in SQL, so a prefix holding one
+    /// removed no list.
+    @Test func removingByAPrefixHoldingANULRemovesTheListsItStarts() async throws {
+        let store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        for key in ["se\u{0}arch/a", "se\u{0}arch/b", "se", "feed"] {
+            await feed(over: store, key: key).refresh().completed()
+        }
+        try await store.removePages(ofKeysWithPrefix: "se\u{0}arch/")
+        let left = try storedPageCount()
+        #expect(left.map { $0.hasSuffix("|se 1") || $0.hasSuffix("|feed 1") } == [true, true], "\(left)")
+    }
+
     @Test func aRemovalThatFailsThrowsNamingTheFileAndTheListAndChangesNothing() async throws {
         let (store, feed) = try launch()
         await feed.refresh().completed()

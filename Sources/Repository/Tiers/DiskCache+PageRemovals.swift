@@ -26,8 +26,11 @@ extension DiskCache {
             let delete = try database.prepare(
                 """
                 DELETE FROM content_loading_list_pages
-                    WHERE list_key = ?1 OR (?2 AND substr(list_key, 1, length(?1)) = ?1)
+                    WHERE list_key = ?1
+                        OR (?2 AND substr(CAST(list_key AS BLOB), 1, length(CAST(?1 AS BLOB))) = CAST(?1 AS BLOB))
                 """, operation: "remove from the cache in")
+            // NB: compared as bytes: the length of a text stops at a NUL, so a prefix holding one
+            // matched no list.
             try delete.bind(listKey, at: 1)
             try delete.bind(asPrefix ? 1 : 0, at: 2)
             _ = try delete.step()

@@ -234,12 +234,13 @@ extension DiskCache {
             """
             SELECT 1 FROM content_loading_list_members
                 WHERE element_type = ?1 AND element_id = ?2 AND list_key > ?3 AND list_key < ?4 AND list_key != ?5
-                    AND instr(substr(list_key, length(?3) + 1), char(31)) = 0
+                    AND instr(substr(CAST(list_key AS BLOB), length(CAST(?3 AS BLOB)) + 1), CAST(char(31) AS BLOB)) = 0
                 LIMIT 1
             """, operation: "write the cache in")
         // NB: the membership keys of the list's pages (list key, U+001F, position) sort after the
         // list key with U+001F and before it with U+0020; so do those of a list whose key is this
-        // one's, U+001F and more, which hold a second U+001F after this one's.
+        // one's, U+001F and more, which hold a second U+001F after this one's. Counted in bytes:
+        // the length of a text stops at a NUL, which a list's key may hold.
         try select.bind(type, at: 1)
         try select.bind("\(listKey)\u{1F}", at: 3)
         try select.bind("\(listKey)\u{20}", at: 4)
