@@ -19,6 +19,28 @@ struct HTTPTransportTests {
         #expect(items == [Item(order: 3, phone: "555")])
     }
 
+    /// Schemes are case-insensitive: Linux's `URLSession` refused `HTTP://…` ("the URL is not
+    /// one this transport can load"); the scheme is sent in lower case.
+    @Test(arguments: ["HTTP", "Http"])
+    func aSchemeInCapitalsIsLoaded(scheme: String) async throws {
+        var components = try #require(
+            URLComponents(url: server.url("fixtures/items.json"), resolvingAgainstBaseURL: false))
+        components.scheme = scheme
+        let url = try #require(components.url)
+        #expect(try await APIClient().fetch([Item].self, from: url) == [Item(order: 3, phone: "555")])
+    }
+
+    /// An IPv6 literal host: Linux's `URLSession` refuses it as a URL it cannot load
+    /// (swift-corelibs-foundation#5496), which read as if the URL were malformed; the error says
+    /// so. Nothing listens on port 1, so a toolchain that loads it gets a refused connection.
+    @Test func anIPv6HostIsLoadedOrNamedAsWhatLinuxCannotLoad() async throws {
+        let url = try #require(URL(string: "http://[::1]:1/items.json"))
+        let error = try await apiError { try await APIClient().data(from: url) }
+        #expect(
+            error.description.contains("cannot load a URL whose host is an IPv6 address")
+                || error.description.contains("could not connect to the server"), "\(error)")
+    }
+
     @Test(arguments: [404, 500])
     func errorStatusNamesStatusAndURL(status: Int) async throws {
         let url = server.url("status/\(status)")

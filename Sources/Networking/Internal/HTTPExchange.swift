@@ -162,6 +162,14 @@ final class HTTPExchange: Sendable {
         guard let urlError = error as? URLError else {
             return .failure(APIError.transport(url: state.url, reason: error.localizedDescription))
         }
+        #if canImport(FoundationNetworking)
+            // NB: swift-corelibs-foundation#5496, fixed after Swift 6.3: its check of the host
+            // libcurl connected to did not allow for an IPv6 literal's brackets.
+            if [.unsupportedURL, .badURL].contains(urlError.code), state.url.host?.contains(":") == true {
+                let reason = "Linux's URLSession cannot load a URL whose host is an IPv6 address; use a host name"
+                return .failure(APIError.transport(url: state.url, reason: reason))
+            }
+        #endif
         switch urlError.code {
         case .cancelled: return .failure(CancellationError())
         case .timedOut: return .failure(APIError.timedOut(url: state.url, after: limits.idleTimeout))

@@ -89,7 +89,7 @@ final class HTTPSession: Sendable {
         let url = transportRequest.url
         // NB: `URLSession` would drop such a header without a word.
         if let name = transportRequest.unsendableHeaderName { throw APIError.invalidHeader(name: name, url: url) }
-        var request = URLRequest(url: url)
+        var request = URLRequest(url: url.withLowercasedScheme)
         request.timeoutInterval = LoadWatchdog.sessionTimeout(for: limits.idleTimeout)
         request.httpMethod = transportRequest.method.rawValue
         request.httpBody = transportRequest.body

@@ -8,6 +8,16 @@ extension URL {
             && effectivePort == other.effectivePort
     }
 
+    /// The URL with its scheme in lower case: schemes are case-insensitive (RFC 3986, section
+    /// 3.1), but Linux's `URLSession` refused `HTTP://…` as a URL it cannot load.
+    var withLowercasedScheme: URL {
+        guard let scheme, scheme != scheme.lowercased(),
+            var components = URLComponents(url: self, resolvingAgainstBaseURL: false)
+        else { return self }
+        components.scheme = scheme.lowercased()
+        return components.url ?? self
+    }
+
     /// The port, or the scheme's default when the URL names none.
     private var effectivePort: Int? {
         if let port { return port }
