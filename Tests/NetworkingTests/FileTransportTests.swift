@@ -24,6 +24,13 @@ import Testing
         #expect(error.description == "no file at \(file.path)")
     }
 
+    /// `file://` names no path: its error said "no file at " and named nothing.
+    @Test func aFileURLWithNoPathNamesTheURL() async throws {
+        let url = try #require(URL(string: "file://"))
+        let error = try await apiError { try await APIClient().data(from: url) }
+        #expect(error.description == "no file at file://: it names no path")
+    }
+
     @Test func directoryIsUnreadable() async throws {
         let error = try await apiError { try await APIClient().fetch([Item].self, from: directory) }
         guard case .fileUnreadable(_, let path, _) = error else {

@@ -109,6 +109,8 @@ extension APIError: LocalizedError, CustomStringConvertible {
             "\(from.redactedForDisplay) redirected to \(to.redactedForDisplay), which is not http(s); not followed"
         case .transport(let url, let reason):
             "could not load \(url.redactedForDisplay): \(reason)"
+        case .fileNotFound(let url, let path) where path.isEmpty:
+            "no file at \(url.redactedForDisplay): it names no path"
         case .fileNotFound(_, let path):
             "no file at \(path)"
         case .fileUnreadable(_, let path, let reason):
