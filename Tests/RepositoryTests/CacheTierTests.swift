@@ -147,6 +147,22 @@ struct DiskCacheTests {
         #expect(await disk.storedBytes == 132, "three 30-byte values under 14-byte keys (Swift.String|a)")
     }
 
+    /// A clock that gives no time the file keeps (infinite, not a number, past ±3,000 years):
+    /// the write fails, naming it, and writes nothing. It stored an entry whose next read found
+    /// it corrupt and removed it, and the value saved before it with it.
+    @Test(arguments: [Double.infinity, .nan, -1e300])
+    func aClockThatGivesNoTimeWritesNothingAndTheStoredValueStays(seconds: Double) async throws {
+        try await repository().save("good", for: "k")
+        let broken = KeyedRepository<String, String>(
+            disk: try DiskCache(.file(path: path)), now: { Date(timeIntervalSince1970: seconds) }
+        ) { _ in "fetched" }
+        let error = await #expect(throws: CacheError.self) { try await broken.save("bad", for: "k") }
+        #expect(
+            error?.description.contains("the clock gave \(seconds) seconds since 1970") == true,
+            "\(String(describing: error))")
+        #expect(try await repository().value(for: "k", policy: .returnCacheDontLoad)?.value == "good")
+    }
+
     @Test func aCacheOpenedOverAFullFileEvictsOnItsFirstWrite() async throws {
         // NB: the total is not read at open: the first write takes the one the file keeps, so
         // the limit holds from that write on.

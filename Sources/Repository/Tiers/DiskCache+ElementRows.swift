@@ -56,7 +56,7 @@ extension DiskCache {
         try upsert.bind(id, at: 2)
         try upsert.bind(data, at: 3)
         try upsert.bind(Int(version), at: 4)
-        try upsert.bind(writtenAt.timeIntervalSince1970, at: 5)
+        try upsert.bind(Self.storedTime(writtenAt), at: 5)
         try Self.bind(validators, to: upsert, at: 6)
         try upsert.bind(started.map { Int(clamping: $0) }, at: 9)
         try upsert.bind(heldByID ? 1 : 0, at: 10)

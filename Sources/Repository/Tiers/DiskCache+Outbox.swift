@@ -98,7 +98,7 @@ extension DiskCache {
             try insert.bind(name, at: 3)
             try insert.bind(payload, at: 4)
             try insert.bind(idempotencyKey, at: 5)
-            try insert.bind(performedAt.timeIntervalSince1970, at: 6)
+            try insert.bind(Self.storedTime(performedAt), at: 6)
             guard try insert.step() else { throw CorruptEntry(reason: "the outbox gave no sequence") }
             let sequence = insert.int(at: 0)
             while try insert.step() {}

@@ -188,7 +188,7 @@ extension DiskCache {
             try insert.bind(nextCursor, at: 5)
             try insert.bind(ids, at: 6)
             try insert.bind(Int(version), at: 7)
-            try insert.bind(fetchedAt.timeIntervalSince1970, at: 8)
+            try insert.bind(Self.storedTime(fetchedAt), at: 8)
             try Self.bind(validators, to: insert, at: 9)
             try insert.step()
             return WrittenPage(

@@ -208,7 +208,7 @@ extension DiskCache {
                         last_modified = coalesce(?4, last_modified), max_age = ?5, held_by_id = 1
                     WHERE type = ?6 AND id = ?7 AND \(Confirmation.matchesStored(from: 8))
                 """, operation: "write the cache in")
-            try update.bind(confirmation.writtenAt.timeIntervalSince1970, at: 1)
+            try update.bind(Self.storedTime(confirmation.writtenAt), at: 1)
             try update.bind(Int(version), at: 2)
             try Self.bind(confirmation.validators, to: update, at: 3)
             try update.bind(type, at: 6)

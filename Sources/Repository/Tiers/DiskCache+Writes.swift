@@ -54,8 +54,9 @@ extension DiskCache {
         try insert.bind(formatVersion, at: 2)
         try insert.bind(Int(version), at: 3)
         try insert.bind(size, at: 4)
-        try insert.bind(writtenAt.timeIntervalSince1970, at: 5)
-        try insert.bind(writtenAt.timeIntervalSince1970, at: 6)
+        let stored = try Self.storedTime(writtenAt)
+        try insert.bind(stored, at: 5)
+        try insert.bind(stored, at: 6)
         try Self.bind(validators, to: insert, at: 7)
         try insert.step()
         // NB: after the entry's row: a replaced row's triggers (when recursive) take its value.
@@ -84,7 +85,7 @@ extension DiskCache {
                     SET written_at = ?1, version = ?2, entity_tag = ?3, last_modified = ?4, max_age = ?5
                     WHERE key = ?6 AND \(Confirmation.matchesStored(from: 7))
                 """, operation: "write the cache in")
-            try update.bind(confirmation.writtenAt.timeIntervalSince1970, at: 1)
+            try update.bind(Self.storedTime(confirmation.writtenAt), at: 1)
             try update.bind(Int(version), at: 2)
             try Self.bind(confirmation.validators, to: update, at: 3)
             try update.bind(key, at: 6)
