@@ -113,8 +113,8 @@ public actor SQLiteStore<Record: SQLiteRecord>: LocalStore {
             "SELECT value FROM content_loading_metadata WHERE key = 'last_sync'", operation: "read")
         // NB: a time that is not a finite one within ±3,000 years of 1970 (a corrupt file) reads as
         // "never synced": the next sync fetches, and the data stays.
-        guard try statement.step(), let text = statement.text(at: 0), let seconds = Double(text), seconds.isFinite,
-            abs(seconds) < 1e11
+        guard try statement.step(), let text = statement.text(at: 0), let seconds = Double(text),
+            Date.isStorable(secondsSince1970: seconds)
         else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }

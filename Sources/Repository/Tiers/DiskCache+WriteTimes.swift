@@ -1,18 +1,14 @@
 import Foundation
 
 extension DiskCache {
-    /// Whether `seconds` since 1970 is a time the file keeps: finite, within ±3,000 years of 1970
-    /// (what ``writtenAt(_:shown:)`` reads back).
-    static func isStorableTime(_ seconds: Double) -> Bool { seconds.isFinite && abs(seconds) < 1e11 }
-
     /// `date` as the file stores a time: seconds since 1970.
     ///
-    /// - Throws: ``UnstorableTime`` when it is not one the file keeps (a clock that gave an
-    ///   infinite time, say): the write stores nothing, where it stored an entry that was read
-    ///   back as corrupt and removed.
+    /// - Throws: ``UnstorableTime`` when it is not one the file keeps
+    ///   (`Date.isStorable(secondsSince1970:)`; a clock that gave an infinite time, say): the
+    ///   write stores nothing, where it stored an entry that was read back as corrupt and removed.
     static func storedTime(_ date: Date) throws -> Double {
         let seconds = date.timeIntervalSince1970
-        guard isStorableTime(seconds) else { throw UnstorableTime(seconds: seconds) }
+        guard Date.isStorable(secondsSince1970: seconds) else { throw UnstorableTime(seconds: seconds) }
         return seconds
     }
 }

@@ -269,7 +269,7 @@ public actor DiskCache {
     ///
     /// - Throws: ``CorruptEntry`` naming the value (`shown`, as stored) otherwise.
     static func writtenAt(_ seconds: Double?, shown: String?) throws -> Date {
-        guard let seconds, isStorableTime(seconds) else {
+        guard let seconds, Date.isStorable(secondsSince1970: seconds) else {
             throw CorruptEntry(reason: "its write time \(shown ?? seconds.map { "\($0)" } ?? "NULL") is not a time")
         }
         return Date(timeIntervalSince1970: seconds)
