@@ -6,11 +6,19 @@ import Foundation
 #endif
 
 /// One http(s) load in flight: collects the body within its limits, follows the redirects it
-/// allows, and resumes its caller once with the response or an ``APIError``.
+/// allows, and resumes its caller once, which then takes the response or an ``APIError``
+/// (``result()``).
 ///
 /// The session's events and the caller's continuation may come in either order (a task
 /// cancelled at once can complete before the caller waits), so the result waits for whichever
 /// comes second.
+///
+/// NB: the result is not handed over in the continuation but read under the lock after it:
+/// when a continuation is resumed before its task reaches the `await` (a deadline already past
+/// fires the watchdog while the load starts), the runtime lets the task run on without telling
+/// ThreadSanitizer, which then reported the watchdog's error, made on its thread, as read by
+/// the caller's in a race (Swift 6.3: `swift_continuation_await` has no TSan acquire on its
+/// already-resumed path). The lock is an order that TSan sees, whichever thread ends the load.
 final class HTTPExchange: Sendable {
     private struct State {
         var url: URL
@@ -21,7 +29,7 @@ final class HTTPExchange: Sendable {
         /// Where the server redirected the request, which the caller follows (``Redirect``).
         var redirect: Redirect?
         var result: Result<TransportResponse, any Error>?
-        var continuation: CheckedContinuation<TransportResponse, any Error>?
+        var continuation: CheckedContinuation<Void, Never>?
         /// When the exchange last heard from the session or sent to it (``lastActivity``).
         var lastActivity = ContinuousClock.now
     }
@@ -39,13 +47,22 @@ final class HTTPExchange: Sendable {
         state = Locked(State(url: url))
     }
 
-    /// Resumes `continuation` with the result, now or when it arrives.
-    func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
-        let result: Result<TransportResponse, any Error>? = state.withLock { state in
+    /// Resumes `continuation` once the exchange has its result: now, or when it arrives.
+    func start(_ continuation: CheckedContinuation<Void, Never>) {
+        let ended = state.withLock { state in
             if state.result == nil { state.continuation = continuation }
-            return state.result
+            return state.result != nil
         }
-        if let result { continuation.resume(with: result) }
+        if ended { continuation.resume() }
+    }
+
+    /// The response, or the error the load ended with; called once ``start(_:)``'s
+    /// continuation has resumed, so the exchange has ended.
+    func result() throws -> TransportResponse {
+        guard let result = state.withLock({ $0.result }) else {
+            preconditionFailure("the exchange for \(requestedURL.redactedForDisplay) was read before it ended")
+        }
+        return try result.get()
     }
 
     /// When bytes last came or went: the exchange's start, the response head, the last bytes
@@ -140,15 +157,13 @@ final class HTTPExchange: Sendable {
 
     /// Records the result `decide` makes, unless there is one, and resumes the caller if it waits.
     private func finish(_ decide: (State) -> Result<TransportResponse, any Error>) {
-        let (continuation, result) = state.withLock {
-            state -> (CheckedContinuation<TransportResponse, any Error>?, Result<TransportResponse, any Error>?) in
-            guard state.result == nil else { return (nil, nil) }
-            let result = decide(state)
-            state.result = result
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = decide(state)
             defer { state.continuation = nil }
-            return (state.continuation, result)
+            return state.continuation
         }
-        if let continuation, let result { continuation.resume(with: result) }
+        continuation?.resume()
     }
 
     private func outcome(of state: State, error: (any Error)?) -> Result<TransportResponse, any Error> {

@@ -109,10 +109,11 @@ final class HTTPSession: Sendable {
         }
         defer { watchdog.cancel() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            await withCheckedContinuation { continuation in
                 exchange.start(continuation)
                 task.resume()
             }
+            return try exchange.result()
         } onCancel: {
             exchange.abandon(with: CancellationError())
             exchange.cancel(task)
