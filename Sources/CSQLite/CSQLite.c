@@ -61,6 +61,7 @@ static void load(void) {
     BIND(column_blob);
     BIND(libversion);
     BIND(libversion_number);
+    BIND(file_control);
 #undef BIND
     outcome = NULL;
 }

@@ -17,6 +17,7 @@ typedef void (*sqlite3_destructor_type)(void *);
 #define SQLITE_BUSY 5
 #define SQLITE_LOCKED 6
 #define SQLITE_NOMEM 7
+#define SQLITE_READONLY 8
 #define SQLITE_IOERR 10
 #define SQLITE_FULL 13
 #define SQLITE_MISUSE 21
@@ -26,6 +27,7 @@ typedef void (*sqlite3_destructor_type)(void *);
 #define SQLITE_OPEN_READWRITE 0x00000002
 #define SQLITE_OPEN_CREATE 0x00000004
 #define SQLITE_OPEN_NOMUTEX 0x00008000
+#define SQLITE_FCNTL_HAS_MOVED 20
 
 /// The entry points bound from the library.
 struct clk_sqlite3_api {
@@ -53,6 +55,7 @@ struct clk_sqlite3_api {
     const void *(*column_blob)(sqlite3_stmt *, int);
     const char *(*libversion)(void);
     int (*libversion_number)(void);
+    int (*file_control)(sqlite3 *, const char *, int, void *);
 };
 
 /// The table; filled by clk_sqlite3_load(). Read it only after that returned NULL.
@@ -115,6 +118,9 @@ static inline double sqlite3_column_double(sqlite3_stmt *statement, int column) 
 }
 static inline const char *sqlite3_libversion(void) { return clk_sqlite3.libversion(); }
 static inline int sqlite3_libversion_number(void) { return clk_sqlite3.libversion_number(); }
+static inline int sqlite3_file_control(sqlite3 *db, const char *name, int operation, void *argument) {
+    return clk_sqlite3.file_control(db, name, operation, argument);
+}
 static inline const void *sqlite3_column_blob(sqlite3_stmt *statement, int column) {
     return clk_sqlite3.column_blob(statement, column);
 }

@@ -185,6 +185,10 @@ public final class SQLiteDatabase {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     ///
+    /// - Throws: ``SQLiteError`` when the file was deleted, moved or replaced since it was
+    ///   opened (`SQLITE_READONLY_DBMOVED`; `body` does not run): what it wrote would be gone
+    ///   at the next launch. Or what `body` or the commit throws.
+    ///
     /// NB: `BEGIN` waits up to ``busyTimeout`` for another connection's write lock, blocking the
     /// calling thread; `DiskCache` waits without a thread (see `DiskCache+WriteLock.swift`).
     public func transaction<T>(operation: String = "write", _ body: () throws -> T) throws -> T {
@@ -211,9 +215,11 @@ public final class SQLiteDatabase {
     }
 
     /// Runs `body` in the write transaction this connection began: commits when it returns,
-    /// rolls back when it (or the commit) throws.
+    /// rolls back when it (or the commit) throws. Nothing is written to a file that was deleted,
+    /// moved or replaced since it was opened (see `SQLiteDatabase+MovedFile.swift`).
     func commitOrRollBack<T>(operation: String, _ body: () throws -> T) throws -> T {
         do {
+            try refuseWritesIfFileMoved(operation: operation)
             let result = try body()
             try run("COMMIT", operation: operation)
             return result

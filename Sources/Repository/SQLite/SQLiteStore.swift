@@ -6,7 +6,9 @@ import Foundation
 ///
 /// A file database runs in WAL mode: a process killed in the middle of a write leaves the
 /// previous data intact. All work happens on the store's actor, off the main actor and off the
-/// cooperative pool (on a queue of the store's own).
+/// cooperative pool (on a queue of the store's own). Once the file at the path is not the one
+/// it opened (deleted, moved or replaced), every write throws an ``SQLiteError`` naming the
+/// path and writes nothing; reads go on.
 ///
 /// ```swift
 /// let store = try SQLiteStore<SellerContacts>(.file(path: "/var/db/contacts.sqlite"))

@@ -29,7 +29,9 @@ import Foundation
 /// the file is another connection, as another process's is: its writes reach this one's
 /// readers when they next read the file. A write that meets another connection's write lock
 /// waits for it, up to ``SQLiteDatabase/busyTimeout`` (then it fails saying the database is
-/// locked), without holding a thread: the cache answers reads meanwhile.
+/// locked), without holding a thread: the cache answers reads meanwhile. Once the file at the
+/// path is not the one it opened (deleted, moved or replaced), every write fails with an
+/// ``SQLiteError`` naming the path and writes nothing; reads go on.
 public actor DiskCache {
     /// One stored entry.
     struct Entry: Sendable {
