@@ -26,8 +26,8 @@ extension SQLiteDatabase {
     func refuseWritesIfFileMoved(operation: String) throws {
         guard path != ":memory:" else { return }
         var moved: Int32 = 0
-        // NB: a file system whose files SQLite cannot stat answers with another code: the
-        // write goes on, as it did before this check.
+        // NB: a VFS without the check answers `SQLITE_NOTFOUND`: the write goes on, as it did
+        // before the check. (The unix VFS counts a path it cannot stat as moved.)
         guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else {
             return
         }
