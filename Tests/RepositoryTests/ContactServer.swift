@@ -156,3 +156,14 @@ extension Outbox {
         }
     }
 }
+
+extension AsyncCompactMapSequence.Iterator {
+    /// The next outcome after any ``OutboxEvent/willRetry(_:_:)``: a run asked for meanwhile
+    /// (the launch's, say) may try again while the server is down, and tell it again.
+    mutating func nextAfterRetries<Element, Environment>() async -> OutboxEvent<Element, Environment>?
+    where Base == AsyncStream<OutboxEvent<Element, Environment>>, ElementOfResult == OutboxEvent<Element, Environment> {
+        var next = await self.next()
+        while case .willRetry? = next { next = await self.next() }
+        return next
+    }
+}

@@ -39,9 +39,7 @@ extension OutboxConflictTests {
         _ = try sqlRows("DROP TRIGGER refuse_settlements", in: path)
         let run = Task { await outbox.send() }
         // NB: a run asked for meanwhile (the launch's) may have met the trigger too.
-        var next = await events.next()
-        while case .willRetry? = next { next = await events.next() }
-        guard case .conflict(_, let conflict, let resolution)? = next else {
+        guard case .conflict(_, let conflict, let resolution)? = await events.nextAfterRetries() else {
             Issue.record("the conflict is told once the rollback is stored")
             return
         }

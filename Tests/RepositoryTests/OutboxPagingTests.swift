@@ -119,9 +119,7 @@ struct OutboxPagingTests {
         #expect(phones(feed) == ["0+a", "1", "2", "3"])
         // NB: the launch's run may come after the perform's and try again while the server is
         // down: a second `willRetry` (as in `OutboxTests`).
-        var next = await outcomes.next()
-        while case .willRetry? = next { next = await outcomes.next() }
-        guard case .confirmed? = next else {
+        guard case .confirmed? = await outcomes.nextAfterRetries() else {
             Issue.record("the page fetch that succeeded sends the mutation, with no other call")
             return
         }

@@ -127,9 +127,7 @@ struct OutboxTests {
         try await lists.refresh("all")
         // NB: the launch's run may come after the perform's and try again while the server is
         // down (under ThreadSanitizer, about one run in 300): a second `willRetry`.
-        var next = await events.next()
-        while case .willRetry? = next { next = await events.next() }
-        guard case .confirmed? = next else {
+        guard case .confirmed? = await events.nextAfterRetries() else {
             Issue.record("the fetch that succeeded sends the mutation, with no other call")
             return
         }
