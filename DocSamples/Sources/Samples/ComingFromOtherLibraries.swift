@@ -20,7 +20,7 @@ public enum ComingFromOtherLibraries {
     }
 
     /// What the TanStack Query sample read: the fetched list, what the cache held after the
-    /// save, and what it held after the removal.
+    /// save and the update, and what it held after the removal.
     public struct QueriesRead: Sendable {
         public let open: CachedValue<[Todo]>?
         public let held: CachedValue<[Todo]>?
@@ -28,7 +28,7 @@ public enum ComingFromOtherLibraries {
     }
 
     /// The TanStack Query sample, run.
-    public static func queries(api: any TodosAPI, updated: [Todo]) async throws -> QueriesRead {
+    public static func queries(api: any TodosAPI, updated: [Todo], added: Todo) async throws -> QueriesRead {
         // sample: Sources/Repository/ContentLoadingRepository.docc/ComingFromOtherLibraries.md#1
         let todos = KeyedRepository<String, [Todo]>(
             ages: CacheAges(staleAfter: .seconds(30), expireAfter: .seconds(86_400)),   // staleTime: 30_000
@@ -38,6 +38,7 @@ public enum ComingFromOtherLibraries {
         let open = try await todos.value(for: "todos/open")   // fetchQuery: fetched once, then served
         todos.invalidate(keysWithPrefix: "todos/")            // invalidateQueries({ queryKey: ['todos'] })
         try await todos.save(updated, for: "todos/open")      // setQueryData: every reader gets it, no request
+        try await todos.update("todos/open") { $0.map { $0 + [added] } }   // setQueryData(key, old => …)
         let held = todos.cachedValue(for: "todos/open")       // getQueryData
         try await todos.remove("todos/open")                  // removeQueries
         // end sample

@@ -45,6 +45,15 @@ struct ComingFromOtherLibrariesTests {
         func read() -> Date { lock.withLock { date } }
     }
 
+    /// What an updater was given, call by call.
+    final class Given: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [[Todo]?] = []
+
+        func record(_ value: [Todo]?) { lock.withLock { values.append(value) } }
+        var all: [[Todo]?] { lock.withLock { values } }
+    }
+
     let server = Server()
 
     /// Returns once the fetch of `key` is no longer in flight and `loader` holds no call open:
@@ -70,13 +79,14 @@ struct ComingFromOtherLibrariesTests {
 
     // MARK: - The samples
 
-    @Test func theTanStackSampleFetchesOnceThenServesTheSaveAndRemoves() async throws {
-        let read = try await ComingFromOtherLibraries.queries(api: server, updated: [Todo(id: 2, title: "saved")])
+    @Test func theTanStackSampleFetchesOnceThenServesTheSaveAndTheUpdateAndRemoves() async throws {
+        let read = try await ComingFromOtherLibraries.queries(
+            api: server, updated: [Todo(id: 2, title: "saved")], added: Todo(id: 3, title: "added"))
         #expect(read.open?.value == todo("todos/open #1"))
         #expect(read.open?.origin == .remote)
-        #expect(read.held?.value == [Todo(id: 2, title: "saved")])
+        #expect(read.held?.value == [Todo(id: 2, title: "saved"), Todo(id: 3, title: "added")])
         #expect(read.afterRemoval == nil)
-        #expect(server.fetches("todos/open") == 1, "a save is no request; an invalidation with no reader fetches nothing")
+        #expect(server.fetches("todos/open") == 1, "a save or an update is no request; an invalidation with no reader fetches nothing")
     }
 
     @Test func theStore5SampleGetsFreshLocalOnlyAndClears() async throws {
@@ -237,6 +247,42 @@ struct ComingFromOtherLibrariesTests {
         #expect(saved?.value == todo("set"))
         #expect(saved?.origin == .local)
         #expect(server.fetches("k") == 1)
+    }
+
+    /// TanStack Query's "setQueryData should accept an update function": the updater gets the
+    /// data held, its result is the data, and every observer gets it with no request.
+    @Test func anUpdaterGetsTheValueHeldAndEveryReaderGetsItsResultWithoutARequest() async throws {
+        let todos = KeyedRepository<String, [Todo]> { try await self.server.todos($0) }
+        let events = StreamRecorder(todos.events(for: "k"))
+        #expect(try await events.next()?.cachedValue?.value == todo("k #1"))
+        let given = Given()
+        let updated = try await todos.update("k") { held in
+            given.record(held)
+            return held.map { $0 + [Todo(id: 2, title: "added")] }
+        }
+        let expected = todo("k #1") + [Todo(id: 2, title: "added")]
+        #expect(given.all == [todo("k #1")])
+        #expect(updated == expected)
+        let delivered = try await events.next()?.cachedValue
+        #expect(delivered?.value == expected)
+        #expect(delivered?.origin == .local)
+        #expect(server.fetches("k") == 1)
+    }
+
+    /// TanStack Query's "setQueryData should not create a new query if query was not found and
+    /// data is undefined": an updater of a key with nothing held gets `nil`, and its `nil`
+    /// stores nothing.
+    @Test func anUpdaterOfAKeyWithNothingHeldGetsNilAndItsNilStoresNothing() async throws {
+        let todos = KeyedRepository<String, [Todo]> { try await self.server.todos($0) }
+        let given = Given()
+        let updated = try await todos.update("k") { held in
+            given.record(held)
+            return nil
+        }
+        #expect(given.all == [nil])
+        #expect(updated == nil)
+        #expect(todos.cachedValue(for: "k") == nil)
+        #expect(server.fetches("k") == 0)
     }
 
     /// TanStack Query's "setQueryData should not set isFetching to false"; unlike TanStack Query,

@@ -101,6 +101,14 @@ extension RepositoryDocComments {
         // end sample
     }
 
+    static func update(contacts: KeyedRepository<SellerID, [Contact]>, sellerID: SellerID, added: Contact) async throws {
+        // sample: Sources/Repository/Keyed/KeyedRepository+Updates.swift#1
+        try await contacts.update(sellerID) { list in
+            list.map { $0 + [added] }   // nothing held: nothing written, the next fetch brings it
+        }
+        // end sample
+    }
+
     static func events(repository: KeyedRepository<SellerID, [Contact]>, sellerID: SellerID) async {
         // sample: Sources/Repository/Keyed/KeyedRepository+Events.swift#1
         for await event in repository.events(for: sellerID, policy: .returnCacheThenLoad) {
