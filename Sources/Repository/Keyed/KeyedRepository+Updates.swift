@@ -7,12 +7,19 @@ extension KeyedRepository {
     /// persistent tier first, then memory and every live reader of `key` (origin
     /// ``CacheOrigin/local``), with no request. Returning `nil` writes nothing.
     ///
-    /// No other write of `key` through this repository (a save, a removal, a fetch's result, a
-    /// change of one of its elements, another update) lands between the read and the write, so
-    /// updates made side by side all land, each over the one before it. A value read with
-    /// ``cachedValue(for:)`` and saved back has no such guarantee: a fetch that stores a newer
-    /// value in between is overwritten by the older one, edited. It is TanStack Query's
-    /// `setQueryData(key, updater)`.
+    /// No other write of `key` through this repository (a save, a removal, a fetch's result,
+    /// another update, ``save(element:)`` where lists are stored whole) lands between the read
+    /// and the write, so updates made side by side all land, each over the one before it. A
+    /// value read with ``cachedValue(for:)`` and saved back has no such guarantee: a fetch that
+    /// stores a newer value in between is overwritten by the older one, edited. It is TanStack
+    /// Query's `setQueryData(key, updater)`.
+    ///
+    /// - Note: Only the writes made through this repository wait. Another repository or process
+    ///   writing the same file may write `key` between the read and the write (its write is
+    ///   then overwritten, as by a save). Over an ``ElementStore``, a save of one of the list's
+    ///   elements made through the store, or through another repository over it, is such a
+    ///   write: one that lands while the update runs is overwritten by that element as
+    ///   `transform` returned it, as a ``save(_:for:)`` of the list would.
     ///
     /// ```swift
     /// try await contacts.update(sellerID) { list in
@@ -24,8 +31,8 @@ extension KeyedRepository {
     ///   `transform` returned `nil`, the one it was given.
     /// - Throws: The error of reading the stored value (an entry that cannot be read, or a
     ///   list holding an element that cannot be decoded): then `transform` is not called and
-    ///   nothing is written, so nothing the file holds is lost. `transform`'s error: nothing is
-    ///   written. A ``CacheError`` when the disk write fails: nothing changed, and the readers
+    ///   nothing is written, so no update is made on a part of the value. `transform`'s error:
+    ///   nothing is written. A ``CacheError`` when the disk write fails: nothing changed, and the readers
     ///   get the error as an event, as for a save.
     @discardableResult
     public func update(_ key: Key, _ transform: @Sendable (Value?) throws -> Value?) async throws -> Value? {
