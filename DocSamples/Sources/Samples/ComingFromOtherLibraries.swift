@@ -35,7 +35,7 @@ public enum ComingFromOtherLibraries {
             retry: RetryPolicy(attempts: 4)                                             // retry: 3
         ) { key in try await api.todos(key) }
 
-        let open = try await todos.value(for: "todos/open")   // fetchQuery: fetched once, then served
+        let open = try await todos.value(for: "todos/open")   // ensureQueryData: fetched once, then served
         todos.invalidate(keysWithPrefix: "todos/")            // invalidateQueries({ queryKey: ['todos'] })
         try await todos.save(updated, for: "todos/open")      // setQueryData: every reader gets it, no request
         try await todos.update("todos/open") { $0.map { $0 + [added] } }   // setQueryData(key, old => …)

@@ -208,6 +208,35 @@ struct ComingFromOtherLibrariesTests {
         #expect(todos.cachedValue(for: "k")?.value == todo("k #2"))
     }
 
+    /// TanStack Query's "fetchQuery should only fetch if the data is older then the given stale
+    /// time" (seconds for its milliseconds): a value younger than the stale time is returned, an
+    /// older one is fetched again and the fetched one returned.
+    @Test func fetchQueryFetchesOnlyWhenTheDataIsOlderThanTheStaleTimeGiven() async throws {
+        let now = TestTime()
+        let todos = staleAfterThirtySeconds(on: now)
+        try await todos.save(todo("set"), for: "k")
+        let first = try await todos.freshValue(for: "k", maxAge: .seconds(100))
+        now.advance(by: 11)
+        let second = try await todos.freshValue(for: "k", maxAge: .seconds(10))
+        let third = try await todos.freshValue(for: "k", maxAge: .seconds(10))
+        now.advance(by: 11)
+        let fourth = try await todos.freshValue(for: "k", maxAge: .seconds(10))
+        #expect([first, second, third, fourth].map { $0?.value } == [todo("set"), todo("k #1"), todo("k #1"), todo("k #2")])
+        #expect(server.fetches("k") == 2)
+    }
+
+    /// TanStack Query's `fetchQuery` with data past its `staleTime` whose fetch fails: the error,
+    /// not the stale data.
+    @Test func fetchQueryOfStaleDataThrowsTheFetchError() async throws {
+        let now = TestTime()
+        let todos = staleAfterThirtySeconds(on: now)
+        _ = try await todos.freshValue(for: "k")
+        now.advance(by: 31)
+        server.fail(with: Outage())
+        await #expect(throws: Outage.self) { try await todos.freshValue(for: "k") }
+        #expect(todos.cachedValue(for: "k")?.value == todo("k #1"), "the stale data stays cached")
+    }
+
     /// TanStack Query's `useQuery` with a `staleTime`: a view model that reads the cache first
     /// fetches only a missing or stale value.
     @Test func aCacheFirstModelFetchesOnlyAMissingOrStaleValue() async throws {

@@ -192,7 +192,12 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     @inlinable func isStale(
         _ key: Key, value: Value, writtenAt: Date, version: UInt64, validators: Validators, at date: Date
     ) -> Bool {
-        if isOld(writtenAt, for: validators, at: date) { return true }
+        isOld(writtenAt, for: validators, at: date) || isInvalidated(key, value: value, version: version)
+    }
+
+    /// Whether an invalidation made after `value` of `key` was written at `version` marks it
+    /// stale, whatever its age.
+    @inlinable func isInvalidated(_ key: Key, value: Value, version: UInt64) -> Bool {
         let (invalidated, matches) = invalidations.withLock { ($0.contains(key, version: version), $0.matches) }
         return invalidated || (!matches.isEmpty && matches.matches(key, version: version, value: value))
     }

@@ -101,6 +101,15 @@ extension RepositoryDocComments {
         // end sample
     }
 
+    static func freshValue(contacts: KeyedRepository<SellerID, [Contact]>, sellerID: SellerID) async throws
+        -> CachedValue<[Contact]>?
+    {
+        // sample: Sources/Repository/Keyed/KeyedRepository+FreshValues.swift#1
+        let shown = try await contacts.freshValue(for: sellerID, maxAge: .seconds(60))   // at most a minute old
+        // end sample
+        return shown
+    }
+
     static func update(contacts: KeyedRepository<SellerID, [Contact]>, sellerID: SellerID, added: Contact) async throws {
         // sample: Sources/Repository/Keyed/KeyedRepository+Updates.swift#1
         try await contacts.update(sellerID) { list in

@@ -1,0 +1,47 @@
+import Foundation
+
+extension KeyedRepository {
+    /// The value of `key`, fresh: the cached one when it is fresh, else the one a fetch brings,
+    /// waited for (the fetch in flight, when one is).
+    ///
+    /// A cached value is fresh when it is younger than `maxAge` (with none given: than its
+    /// stale age, from ``CacheAges/staleAfter`` or the server's `Cache-Control` / `Expires`)
+    /// and no invalidation since it was written marks it stale. Unlike a
+    /// ``CachePolicy/returnCacheElseLoad`` read, a stale value is never returned: the call
+    /// waits for the fetch, and throws when it fails. It is TanStack Query's
+    /// `fetchQuery({ queryKey, staleTime })`, and Store5's `get(key)` with a `Validator`.
+    ///
+    /// ```swift
+    /// let shown = try await contacts.freshValue(for: sellerID, maxAge: .seconds(60))   // at most a minute old
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - maxAge: The age from which a cached value is not served; `nil`: its stale age. A
+    ///     value past the repository's ``CacheAges/expireAfter`` is never served, whatever
+    ///     `maxAge` says.
+    /// - Returns: The fresh cached value (origin ``CacheOrigin/memory`` or
+    ///   ``CacheOrigin/disk``), or the fetched one (then stored, as any fetch's); `nil` when the
+    ///   fetch's value was not kept (a removal of `key` landed while it ran).
+    /// - Throws: The fetch's error (the stale value stays cached: read it with
+    ///   ``value(for:policy:)``); the error of reading a stored value that cannot be read;
+    ///   `CancellationError` when the calling task is cancelled.
+    public func freshValue(for key: Key, maxAge: Duration? = nil) async throws -> CachedValue<Value>? {
+        let (hit, failure) = await lookUp(key)
+        if let failure { throw failure }
+        if let hit {
+            let date = now()
+            let isFresh =
+                if let maxAge {
+                    hit.writtenAt <= date && age(of: hit.writtenAt, at: date) < maxAge
+                        && !isInvalidated(key, value: hit.value, version: hit.version)
+                } else {
+                    !isStale(
+                        key, value: hit.value, writtenAt: hit.writtenAt, version: hit.version,
+                        validators: hit.validators, at: date)
+                }
+            if isFresh { return cachedValue(of: hit, for: key, refreshing: false, at: date) }
+        }
+        return try await value(for: key, policy: .reloadIgnoringCache)
+    }
+}
