@@ -266,6 +266,18 @@ struct ComingFromOtherLibrariesTests {
         #expect(server.fetches("users/1") == 1)
     }
 
+    /// TanStack Query's "refetchQueries should be able to refetch all fresh queries": a fresh
+    /// value is fetched again, and its observer gets the new one.
+    @Test func aRefreshFetchesAFreshValueAgainAndItsReaderGetsIt() async throws {
+        let todos = staleAfterThirtySeconds(on: TestTime())
+        let events = StreamRecorder(todos.events(for: "k"))
+        #expect(try await events.next()?.cachedValue?.value == todo("k #1"))
+        #expect(todos.cachedValue(for: "k")?.isStale == false)
+        #expect(try await todos.refresh("k") == .updated)
+        #expect(try await events.next()?.cachedValue?.value == todo("k #2"))
+        #expect(server.fetches("k") == 2)
+    }
+
     /// TanStack Query's `setQueryData`: every observer gets the data, and no request is made.
     @Test func aSaveReachesTheLiveReaderWithoutARequest() async throws {
         let todos = KeyedRepository<String, [Todo]> { try await self.server.todos($0) }
