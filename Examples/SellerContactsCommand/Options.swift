@@ -19,6 +19,9 @@ public struct Options: Sendable, Equatable {
     public var cachePath: String?
     /// With a cache: whether and when to fetch.
     public var policy: CachePolicy = .returnCacheElseLoad
+    /// With a cache: show only contacts younger than this, fetching (and waiting) when the
+    /// cached ones are older (`freshValue(for:maxAge:)`); `nil`: read with ``policy``.
+    public var maxAge: Duration?
     /// With a cache and an http(s) URL: a phone number to change, kept in the cache's file
     /// until the server confirms it (`PUT URL/ORDER`).
     public var edit: PhoneEdit?
@@ -39,7 +42,7 @@ public struct Options: Sendable, Equatable {
         USAGE: seller-contacts [--url URL] [--timeout SECONDS] [--deadline SECONDS] [--retries N]
                               [--header 'NAME: VALUE']...
                               [--database PATH [--offline]]
-                              [--cache PATH [--policy POLICY]
+                              [--cache PATH [--policy POLICY | --max-age SECONDS]
                                             [--edit ORDER --phone TEXT]]
 
         Loads a seller's contacts and prints each state of the loader as it happens
@@ -96,6 +99,10 @@ public struct Options: Sendable, Equatable {
                                fetch), then-load (the cached value, then the
                                fetched one), network-first (fetch; the cached value
                                if the fetch fails).
+          --max-age SECONDS    With --cache: show the cached contacts only when they
+                               are younger than this; else fetch and show the
+                               fetched ones (a failed fetch is an error: the older
+                               contacts are not shown).
           --edit ORDER         With --cache and an http(s) --url: change the phone
                                of the stored contact with this order.
           --phone TEXT         With --edit: the new phone number ('' removes it).
@@ -158,6 +165,8 @@ public struct Options: Sendable, Equatable {
                 editOrder = order
             case "--phone":
                 phone = try phoneValue(after: argument, in: &remaining)
+            case "--max-age":
+                options.maxAge = try seconds(after: argument, in: &remaining)
             case "--policy":
                 let value = try value(after: argument, in: &remaining)
                 guard let policy = policyNames[value] else {
@@ -178,6 +187,12 @@ public struct Options: Sendable, Equatable {
         }
         if policyGiven && options.cachePath == nil {
             throw UsageError(message: "--policy needs --cache PATH: it says how to use the cache")
+        }
+        if options.maxAge != nil && options.cachePath == nil {
+            throw UsageError(message: "--max-age needs --cache PATH: it says how old a cached value may be")
+        }
+        if options.maxAge != nil && policyGiven {
+            throw UsageError(message: "--max-age and --policy are two ways to read the cache; choose one")
         }
         options.edit = try edit(order: editOrder, phone: phone, options: options)
         return options

@@ -7,13 +7,20 @@ import Foundation
 import SellerContacts
 
 extension SellerContactsCommand {
+    /// How the cache flow reads the contacts.
+    enum CacheRead {
+        /// Every value a read with the policy gives, until it has nothing more on the way.
+        case events(CachePolicy)
+        /// One value no older than `maxAge`: the cached one, or the fetched one.
+        case fresh(maxAge: Duration)
+    }
+
     /// The keyed-cache flow: reads the contacts of the source URL through a memory tier and
-    /// the cache file at `path` with `policy`, printing each value with its origin and age
-    /// until the read has nothing more on the way. The contacts are stored as records (each
+    /// the cache file at `path` as `read` says, printing each value with its origin and age. The contacts are stored as records (each
     /// contact once, the list as their ids) beside an outbox of edits: `edit` (if any) is
     /// performed, then the edits pending from earlier runs and it are sent, in order.
     static func runCached(
-        cache path: String, policy: CachePolicy, source: URL, apiManager: SellerContactsAPIManager,
+        cache path: String, read: CacheRead, source: URL, apiManager: SellerContactsAPIManager,
         retry: RetryPolicy, edit: PhoneEdit?, console: Console
     ) async -> Int32 {
         console.write("cache: \(path.escapingControlCharacters)\n")
@@ -42,7 +49,12 @@ extension SellerContactsCommand {
         // password or token reaches the file (URLs that differ only in those share one). A value
         // reaches the read only once the disk has it, so the command can exit once it is shown.
         let key = source.redactedForDisplay
-        var status = await show(repository.events(for: key, policy: policy), policy: policy, console: console)
+        var status =
+            switch read {
+            case .events(let policy):
+                await show(repository.events(for: key, policy: policy), policy: policy, console: console)
+            case .fresh(let maxAge): await showFresh(repository, key: key, maxAge: maxAge, console: console)
+            }
         if let edit { status = await perform(edit, outbox: outbox, contacts: contacts, console: console) }
         if source.scheme == "http" || source.scheme == "https" { await outbox.resume() }
         if edit != nil && status == 0 {
@@ -90,6 +102,25 @@ extension SellerContactsCommand {
             }
         }
         return 1
+    }
+
+    /// Prints the value of `key` no older than `maxAge` (the cached one, or the fetched one);
+    /// returns the exit status.
+    private static func showFresh(
+        _ repository: KeyedRepository<String, [SellerContacts]>, key: String, maxAge: Duration, console: Console
+    ) async -> Int32 {
+        do {
+            guard let cached = try await repository.freshValue(for: key, maxAge: maxAge) else {
+                console.write("no value: the contacts were removed while they were fetched\n")
+                return 1
+            }
+            print(cached, console: console)
+            return 0
+        } catch {
+            console.write("error: no contacts younger than \(spokenSeconds(maxAge)) to show\n")
+            reportError(error, console: console)
+            return 1
+        }
     }
 
     /// "value: 3 contacts from disk, 12.5 s old (stale), refreshing", then the table.

@@ -41,8 +41,9 @@ public enum SellerContactsCommand {
         let retry = retryPolicy(retries: options.retries, deadline: options.deadline, console: console)
         if let path = options.cachePath {
             return await runCached(
-                cache: path, policy: options.policy, source: urlStore.sellerContactsURL, apiManager: apiManager,
-                retry: retry, edit: options.edit, console: console)
+                cache: path, read: options.maxAge.map { .fresh(maxAge: $0) } ?? .events(options.policy),
+                source: urlStore.sellerContactsURL, apiManager: apiManager, retry: retry, edit: options.edit,
+                console: console)
         }
         if let path = options.databasePath {
             return await runOfflineFirst(

@@ -165,9 +165,36 @@ struct CacheCommandTests {
         #expect(result.errors.contains("no file at \(copy.path)"))
     }
 
+    /// `--max-age`: cached contacts young enough are shown with no request; older ones are
+    /// fetched, and when the fetch fails they are not shown in its place.
+    @Test func maxAgeShowsYoungEnoughContactsAndFetchesOlderOnes() async throws {
+        let copy = try makeTemporaryDirectory().appendingPathComponent("contacts.json")
+        try FileManager.default.copyItem(at: URL(string: contacts)!, to: copy)
+        let url = copy.absoluteString
+        #expect(await runSellerContacts(["--url", url, "--cache", cache]).status == 0)
+        let young = await runSellerContacts(["--url", url, "--cache", cache, "--max-age", "3600"])
+        #expect(young.status == 0)
+        #expect(values(young).count == 1)
+        #expect(values(young).first?.hasPrefix("value: 3 contacts from disk, ") == true)
+        // NB: a process starts in more than a millisecond: the stored contacts are older.
+        let old = await runSellerContacts(["--url", url, "--cache", cache, "--max-age", "0.001"])
+        #expect(old.status == 0)
+        #expect(values(old).count == 1)
+        #expect(values(old).first?.hasPrefix("value: 3 contacts from remote, ") == true)
+        try FileManager.default.removeItem(at: copy)
+        let failed = await runSellerContacts(["--url", url, "--cache", cache, "--max-age", "0.001"])
+        #expect(failed.status == 1)
+        #expect(values(failed).isEmpty, "the older contacts are not shown")
+        #expect(failed.output.contains("error: no contacts younger than 0.0 s to show"))
+        #expect(failed.errors.contains("no file at \(copy.path)"))
+    }
+
     @Test func badPolicyAndConflictingOptionsAreUsageErrors() async throws {
         #expect(await runSellerContacts(["--cache", cache, "--policy", "sometimes"]).status == 64)
         #expect(await runSellerContacts(["--policy", "require"]).status == 64)
         #expect(await runSellerContacts(["--cache", cache, "--database", cache]).status == 64)
+        #expect(await runSellerContacts(["--max-age", "60"]).status == 64)
+        #expect(await runSellerContacts(["--cache", cache, "--max-age", "60", "--policy", "require"]).status == 64)
+        #expect(await runSellerContacts(["--cache", cache, "--max-age", "soon"]).status == 64)
     }
 }
