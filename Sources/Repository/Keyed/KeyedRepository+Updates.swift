@@ -19,7 +19,10 @@ extension KeyedRepository {
     ///   then overwritten, as by a save). Over an ``ElementStore``, a save of one of the list's
     ///   elements made through the store, or through another repository over it, is such a
     ///   write: one that lands while the update runs is overwritten by that element as
-    ///   `transform` returned it, as a ``save(_:for:)`` of the list would.
+    ///   `transform` returned it, as a ``save(_:for:)`` of the list would. An element with
+    ///   pending ``Outbox`` mutations that `transform` leaves as it was stays as it is; one it
+    ///   changes becomes the element's server value, with the mutations shown over it (see
+    ///   <doc:OfflineEdits>): change those with a mutation.
     ///
     /// ```swift
     /// try await contacts.update(sellerID) { list in

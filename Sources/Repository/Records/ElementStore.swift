@@ -66,6 +66,10 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// Saves `element`: one row, under its id. Every list and every detail of a repository
     /// over this store that holds its id gets it, in place, with no request.
     ///
+    /// An element with pending ``Outbox`` mutations takes `element` as its server value and
+    /// shows the mutations over it; saved as it is shown (read and saved back), it stays as it
+    /// is (see <doc:OfflineEdits>).
+    ///
     /// - Throws: ``CacheError`` naming the file and the element when the write fails: then
     ///   nothing changed.
     ///

@@ -90,7 +90,7 @@ extension DiskCache {
                 continue
             }
             // NB: an element with pending mutations shows them over the value fetched.
-            let shown = try shownValue(ofServerValue: element.data, type: type, id: element.id)
+            let shown = try shownValue(of: element.data, type: type, id: element.id, keepingWritesAfter: started)
             let written = try upsertElement(
                 shown ?? element.data, type: type, id: element.id, version: version, writtenAt: writtenAt,
                 validators: .none, keepingWritesAfter: started, heldByID: false, using: upsert)

@@ -176,7 +176,7 @@ extension DiskCache {
                 return ElementWrite(version: version, removedSince: true)
             }
             // NB: an element with pending mutations shows them over the value written.
-            let shown = try shownValue(ofServerValue: data, type: type, id: id)
+            let shown = try shownValue(of: data, type: type, id: id, keepingWritesAfter: started)
             let written = try upsertElement(
                 shown ?? data, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
                 keepingWritesAfter: started, heldByID: true, using: try elementUpsert())

@@ -48,6 +48,17 @@ extension DiskCache {
         return try overlay(data, try pendingMutations(type: type, id: id))
     }
 
+    /// Inside a write of element rows: ``shownValue(ofServerValue:type:id:)`` for a value
+    /// `started` (`nil`) says an app saved. Saved, the value its row shows already (a list
+    /// read and saved back, an update that left the element as it was) is no new server value:
+    /// `nil`, so the row stays as it is and the kept server value too. (Taken as one, its
+    /// pending mutations would be shown over it a second time: an appended suffix twice.)
+    func shownValue(of data: Data, type: String, id: String, keepingWritesAfter started: UInt64?) throws -> Data? {
+        guard let shown = try shownValue(ofServerValue: data, type: type, id: id) else { return nil }
+        guard started == nil, try storedElement(type: type, id: id)?.data == data else { return shown }
+        return nil
+    }
+
     /// The elements with a kept server value, as `pendingKey`s, read when the file is opened.
     static func pendingElements(in database: SQLiteDatabase) throws -> Set<String> {
         let select = try database.prepare(
