@@ -16,9 +16,10 @@ extension SellerContactsCommand {
     }
 
     /// The keyed-cache flow: reads the contacts of the source URL through a memory tier and
-    /// the cache file at `path` as `read` says, printing each value with its origin and age. The contacts are stored as records (each
-    /// contact once, the list as their ids) beside an outbox of edits: `edit` (if any) is
-    /// performed, then the edits pending from earlier runs and it are sent, in order.
+    /// the cache file at `path` as `read` says, printing each value with its origin and age.
+    /// The contacts are stored as records (each contact once, the list as their ids) beside an
+    /// outbox of edits: `edit` (if any) is performed, then the edits pending from earlier runs
+    /// and it are sent, in order.
     static func runCached(
         cache path: String, read: CacheRead, source: URL, apiManager: SellerContactsAPIManager,
         retry: RetryPolicy, edit: PhoneEdit?, console: Console

@@ -35,8 +35,8 @@ extension KeyedRepository {
     /// - Throws: The error of reading the stored value (an entry that cannot be read, or a
     ///   list holding an element that cannot be decoded): then `transform` is not called and
     ///   nothing is written, so no update is made on a part of the value. `transform`'s error:
-    ///   nothing is written. A ``CacheError`` when the disk write fails: nothing changed, and the readers
-    ///   get the error as an event, as for a save.
+    ///   nothing is written. A ``CacheError`` when the disk write fails: nothing changed, and
+    ///   the readers get the error as an event, as for a save.
     @discardableResult
     public func update(_ key: Key, _ transform: @Sendable (Value?) throws -> Value?) async throws -> Value? {
         try await sharingWrite {
