@@ -31,16 +31,16 @@ extension KeyedRepository {
         if let failure { throw failure }
         if let hit {
             let date = now()
-            let isFresh =
+            let isStale =
                 if let maxAge {
-                    hit.writtenAt <= date && age(of: hit.writtenAt, at: date) < maxAge
-                        && !isInvalidated(key, value: hit.value, version: hit.version)
+                    isOld(hit.writtenAt, past: maxAge, at: date)
+                        || isInvalidated(key, value: hit.value, version: hit.version)
                 } else {
-                    !isStale(
+                    isStale(
                         key, value: hit.value, writtenAt: hit.writtenAt, version: hit.version,
                         validators: hit.validators, at: date)
                 }
-            if isFresh { return cachedValue(of: hit, for: key, refreshing: false, at: date) }
+            if !isStale { return cachedValue(of: hit, for: key, refreshing: false, at: date) }
         }
         return try await value(for: key, policy: .reloadIgnoringCache)
     }

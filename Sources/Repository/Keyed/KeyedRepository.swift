@@ -205,7 +205,13 @@ public final class KeyedRepository<Key: CacheKey, Value: Sendable>: Sendable {
     /// Whether a value written at `writtenAt` with `validators` is stale by its age alone (or
     /// written in the future, by a clock set back).
     @inlinable func isOld(_ writtenAt: Date, for validators: Validators, at date: Date) -> Bool {
-        writtenAt > date || age(of: writtenAt, at: date) >= staleAfter(validators)
+        isOld(writtenAt, past: staleAfter(validators), at: date)
+    }
+
+    /// Whether a value written at `writtenAt` is `staleAge` old or more at `date` (or written
+    /// in the future, by a clock set back: its age is unknown).
+    @inlinable func isOld(_ writtenAt: Date, past staleAge: Duration, at date: Date) -> Bool {
+        writtenAt > date || age(of: writtenAt, at: date) >= staleAge
     }
 
     /// The age at which a value fetched with `validators` is stale: the response's
