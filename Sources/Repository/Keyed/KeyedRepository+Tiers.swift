@@ -96,18 +96,30 @@ extension KeyedRepository {
         _ written: Value, for key: Key, in channel: KeyChannel<Value>, origin: CacheOrigin,
         validators: Validators = .none, keepingWritesAfter started: UInt64? = nil
     ) async throws -> KeyChannel<Value>.Delivery {
-        var (value, writtenAt, validators) = (written, now(), validators)
-        var removedSince = false
+        let writtenAt = now()
+        var write: TierWrite<Value>?
         let version = try await stored {
-            let write = try await $0.write(
+            write = try await $0.write(
                 written, for: key, writtenAt: writtenAt, validators: validators, keepingWritesAfter: started)
-            if let kept = write.kept { value = kept }
-            if let whole = write.keptWhole { (writtenAt, validators) = whole }
-            removedSince = write.removedSince
-            return write.version
+            return write?.version
         }
+        return deliver(
+            written, as: write, version: version, writtenAt: writtenAt, validators: validators, for: key, in: channel,
+            origin: origin)
+    }
+
+    /// Hands `written`, which the persistent tier stored as `write` says (`nil`: there is no
+    /// such tier) at `version`, to memory, then to every reader of `key`.
+    ///
+    /// - Returns: What the readers were given.
+    func deliver(
+        _ written: Value, as write: TierWrite<Value>?, version: UInt64, writtenAt: Date, validators: Validators,
+        for key: Key, in channel: KeyChannel<Value>, origin: CacheOrigin
+    ) -> KeyChannel<Value>.Delivery {
+        let value = write?.kept ?? written
+        let (writtenAt, validators) = write?.keptWhole ?? (writtenAt, validators)
         // NB: writes win: a removal since the fetch started (another connection's) stands.
-        guard !removedSince else {
+        guard write?.removedSince != true else {
             memory.remove(key)
             return publish(.removed(version: version), in: channel)
         }

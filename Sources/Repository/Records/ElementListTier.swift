@@ -24,7 +24,7 @@ where Element.ID: CacheKey {
         rows = DiskTier(cache: store.disk, namespace: "[\(store.type)] by \(storedTypeName(Key.self))|")
     }
 
-    private var cache: DiskCache { store.disk }
+    var cache: DiskCache { store.disk }
 
     func entry(for key: Key, now: Date) async throws -> PersistedEntry<[Element]>? {
         let stored: (entry: DiskCache.Entry, elements: [String: Data?])?

@@ -10,7 +10,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
     /// This tier's identity, so its repository can tell its own writes.
     let origin = WriteOrigin()
 
-    private var cache: DiskCache { store.disk }
+    var cache: DiskCache { store.disk }
 
     func entry(for id: Element.ID, now: Date) async throws -> PersistedEntry<Element>? {
         let entry: DiskCache.Entry?
@@ -160,7 +160,7 @@ struct ElementTier<Element: Identifiable & Codable & Sendable>: PersistentTier w
 private struct EveryElement: Hashable, Sendable {}
 
 /// A value fetched or saved for one element's key that is another element.
-private struct AnotherElement<ID: CacheKey>: Error, CustomStringConvertible {
+struct AnotherElement<ID: CacheKey>: Error, CustomStringConvertible {
     let id: ID
     var description: String { "the value is the element \(id.persistentKey), not this one; nothing is stored" }
 }

@@ -80,16 +80,35 @@ extension DiskCache {
         validators: Validators, keepingWritesAfter started: UInt64?
     ) async throws -> (version: UInt64, kept: [String: Data], removed: Set<String>) {
         try await writeFault?(key)
+        let size = try listSize(of: ids, for: key)
+        return try await writeTransaction(operation: "write the cache in") {
+            try storeList(
+                ids, size: size, elements: elements, type: type, for: key, writtenAt: writtenAt,
+                validators: validators, keepingWritesAfter: started)
+        }
+    }
+
+    /// What the list `key` with its encoded `ids` takes of ``byteLimit``.
+    ///
+    /// - Throws: ``OverLimit`` when that is more than ``byteLimit``.
+    func listSize(of ids: Data, for key: String) throws -> Int {
         let size = key.utf8.count + ids.count
         guard size <= byteLimit else { throw OverLimit(bytes: size, limit: byteLimit) }
-        return try await writeTransaction(operation: "write the cache in") {
-            let version = try advanceVersion()
-            let written = try upsertElements(
-                elements, type: type, version: version, writtenAt: writtenAt, keepingWritesAfter: started)
-            try replaceMembers(of: key, type: type, with: Set(elements.map(\.id)).subtracting(written.removed))
-            try insertRow(ids, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
-            return (version, written.kept, written.removed)
-        }
+        return size
+    }
+
+    /// ``writeList(_:elements:type:for:writtenAt:validators:keepingWritesAfter:)``'s write,
+    /// inside a write's transaction; `size` is what ``listSize(of:for:)`` measured.
+    func storeList(
+        _ ids: Data, size: Int, elements: [EncodedElement], type: String, for key: String, writtenAt: Date,
+        validators: Validators, keepingWritesAfter started: UInt64?
+    ) throws -> (version: UInt64, kept: [String: Data], removed: Set<String>) {
+        let version = try advanceVersion()
+        let written = try upsertElements(
+            elements, type: type, version: version, writtenAt: writtenAt, keepingWritesAfter: started)
+        try replaceMembers(of: key, type: type, with: Set(elements.map(\.id)).subtracting(written.removed))
+        try insertRow(ids, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
+        return (version, written.kept, written.removed)
     }
 
     /// The list `key` (its entry holds the ids) and the stored data of its elements of
@@ -108,22 +127,25 @@ extension DiskCache {
     ///
     /// - Throws: ``CorruptEntry`` when the row does not validate.
     func elementEntry(type: String, id: String) throws -> Entry? {
-        try database.readTransaction(operation: "read the cache in") {
-            guard let stored = try storedElement(type: type, id: id) else { return nil }
-            let writtenAt = try CorruptEntry.checking(rowAt: stored.version) {
-                try Self.writtenAt(stored.writtenAt, shown: stored.shownWrittenAt)
-            }
-            guard let version = stored.version else {
-                throw CorruptEntry(reason: "its version \(stored.shownVersion ?? "NULL") is not a positive integer")
-            }
-            seenVersion.withLock { $0 = max($0, UInt64(version)) }
-            // NB: the lists' rows only make the element younger: when they do not read, the
-            // row's own age stands, and the element is served.
-            let listWrite = (try? listWrite(holding: type, id: id, since: version)) ?? nil
-            return Entry(
-                data: stored.data, writtenAt: max(writtenAt, listWrite ?? writtenAt), version: UInt64(version),
-                validators: stored.validators)
+        try database.readTransaction(operation: "read the cache in") { try storedElementEntry(type: type, id: id) }
+    }
+
+    /// ``elementEntry(type:id:)``'s read, inside a transaction.
+    func storedElementEntry(type: String, id: String) throws -> Entry? {
+        guard let stored = try storedElement(type: type, id: id) else { return nil }
+        let writtenAt = try CorruptEntry.checking(rowAt: stored.version) {
+            try Self.writtenAt(stored.writtenAt, shown: stored.shownWrittenAt)
         }
+        guard let version = stored.version else {
+            throw CorruptEntry(reason: "its version \(stored.shownVersion ?? "NULL") is not a positive integer")
+        }
+        seenVersion.withLock { $0 = max($0, UInt64(version)) }
+        // NB: the lists' rows only make the element younger: when they do not read, the
+        // row's own age stands, and the element is served.
+        let listWrite = (try? listWrite(holding: type, id: id, since: version)) ?? nil
+        return Entry(
+            data: stored.data, writtenAt: max(writtenAt, listWrite ?? writtenAt), version: UInt64(version),
+            validators: stored.validators)
     }
 
     /// The newest write time of the stored lists holding element `id` of `type` that were
@@ -171,27 +193,37 @@ extension DiskCache {
     ) async throws -> ElementWrite {
         try await writeFault?("\(type)|\(id)")
         return try await writeTransaction(operation: "write the cache in") {
-            let version = try advanceVersion()
-            if let started, try staysRemoved(id, of: type, in: removedElements(of: type, after: started)) {
-                return ElementWrite(version: version, removedSince: true)
-            }
-            // NB: an element with pending mutations shows them over the value written.
-            let shown = try shownValue(of: data, type: type, id: id, keepingWritesAfter: started)
-            let written = try upsertElement(
-                shown ?? data, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
-                keepingWritesAfter: started, heldByID: true, using: try elementUpsert())
-            guard written else {
-                try holdByID(type: type, id: id)
-                let kept = try storedElement(type: type, id: id)
-                let keptAt = kept.flatMap { try? Self.writtenAt($0.writtenAt, shown: $0.shownWrittenAt) }
-                return ElementWrite(
-                    version: version, kept: kept?.data,
-                    keptRow: kept.flatMap { kept in keptAt.map { ($0, kept.validators) } })
-            }
-            guard let shown else { return ElementWrite(version: version) }
-            try writeServerValue(data, entityTag: validators.entityTag, type: type, id: id)
-            return ElementWrite(version: version, kept: shown)
+            try storeElement(
+                data, type: type, id: id, writtenAt: writtenAt, validators: validators, keepingWritesAfter: started)
         }
+    }
+
+    /// ``writeElement(_:type:id:writtenAt:validators:keepingWritesAfter:)``'s write, inside a
+    /// write's transaction.
+    func storeElement(
+        _ data: Data, type: String, id: String, writtenAt: Date, validators: Validators,
+        keepingWritesAfter started: UInt64?
+    ) throws -> ElementWrite {
+        let version = try advanceVersion()
+        if let started, try staysRemoved(id, of: type, in: removedElements(of: type, after: started)) {
+            return ElementWrite(version: version, removedSince: true)
+        }
+        // NB: an element with pending mutations shows them over the value written.
+        let shown = try shownValue(of: data, type: type, id: id, keepingWritesAfter: started)
+        let written = try upsertElement(
+            shown ?? data, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,
+            keepingWritesAfter: started, heldByID: true, using: try elementUpsert())
+        guard written else {
+            try holdByID(type: type, id: id)
+            let kept = try storedElement(type: type, id: id)
+            let keptAt = kept.flatMap { try? Self.writtenAt($0.writtenAt, shown: $0.shownWrittenAt) }
+            return ElementWrite(
+                version: version, kept: kept?.data,
+                keptRow: kept.flatMap { kept in keptAt.map { ($0, kept.validators) } })
+        }
+        guard let shown else { return ElementWrite(version: version) }
+        try writeServerValue(data, entityTag: validators.entityTag, type: type, id: id)
+        return ElementWrite(version: version, kept: shown)
     }
 
     /// Sets the write time and validators of element `id` of `type` at the file's next write

@@ -34,6 +34,19 @@ protocol PersistentTier<Key, Value>: Sendable {
     )
         async throws -> TierWrite<Value>
 
+    /// Reads the stored value of `key` and writes what `transform` makes of it (as a save
+    /// writes one), in one transaction: no other write of the file lands between the two.
+    /// `transform` is given the stored entry (`nil`: none; an expired one too) and returns the
+    /// value to write (`nil`: nothing is written); its error is thrown as an
+    /// ``UpdateTransformFailure``.
+    ///
+    /// - Returns: What was read and written; `nil` when the tier cannot read and write in one
+    ///   transaction (then nothing was read or written: the repository reads, then writes).
+    func update(
+        _ key: Key, now: Date, writtenAt: Date,
+        _ transform: @escaping @Sendable (PersistedEntry<Value>?) throws -> Value?
+    ) async throws -> TierUpdate<Value>?
+
     /// Records that a fetch found `value`, the value of `key` it compared, unchanged (see
     /// ``Confirmation``): its age starts again. When the stored entry is no longer the one
     /// compared (another repository or process wrote it, or it went), `value` is written
@@ -108,6 +121,11 @@ extension PersistentTier {
     func sharing<Result>(_ write: () async throws -> Result) async rethrows -> Result { try await write() }
 
     func willPromote(_ value: Value, for key: Key) {}
+
+    func update(
+        _ key: Key, now: Date, writtenAt: Date,
+        _ transform: @escaping @Sendable (PersistedEntry<Value>?) throws -> Value?
+    ) async throws -> TierUpdate<Value>? { nil }
 
     var agesRenewWithoutWrites: Bool { false }
 
