@@ -5,7 +5,8 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// `update(_:_:)` against writes that do not take its key's write lock: another connection to
+/// `update(_:_:)` (and `save(element:)`'s patch of lists stored whole) against writes that do
+/// not take its key's write lock: another connection to
 /// the file (another repository's, another process's) and, over an element store, saves of one
 /// element. The update reads the stored value and writes its result in one transaction of the
 /// file, so such a write lands either before the read (the transform is given it) or after the
@@ -170,5 +171,33 @@ struct KeyedRepositoryUpdateRaceTests {
         #expect(try await details.value(for: 2, policy: .returnCacheDontLoad) == nil)
         struct Refused: Error {}
         await #expect(throws: Refused.self) { try await details.update(1) { _ in throw Refused() } }
+    }
+
+    /// Lists stored whole on disk: another connection saves a list with one more element after
+    /// an element save of this repository found the list in memory and before it wrote the
+    /// patched list. The patch is made on the list the file holds, so the added element stays.
+    /// (Patched in memory's copy and written whole, the list lost it.)
+    @Test func anElementSaveOfAListStoredWholeKeepsAListSavedByAnotherConnectionMeanwhile() async throws {
+        let path = try temporaryCachePath()
+        let disk = try DiskCache(.file(path: path))
+        let lists = KeyedRepository<String, [Contact]>(disk: disk) { _ in [] }
+        let other = KeyedRepository<String, [Contact]>(disk: try DiskCache(.file(path: path))) { _ in [] }
+        try await lists.save([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")], for: "a")
+        let reader = record(lists.events(for: "a", policy: .returnCacheDontLoad))
+        _ = try await reader.values(count: 1)
+        let saved = Locked(false)
+        await disk.setWriteFault { key in
+            guard key.hasSuffix("|a"), !saved.withLock({ $0 }) else { return }
+            saved.withLock { $0 = true }
+            try await other.save(
+                [Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two"), Contact(id: 3, phone: "three")], for: "a")
+        }
+        #expect(try await lists.save(element: Contact(id: 2, phone: "TWO")) == ["a"])
+        await disk.setWriteFault(nil)
+        let expected = [Contact(id: 1, phone: "one"), Contact(id: 2, phone: "TWO"), Contact(id: 3, phone: "three")]
+        #expect(saved.withLock { $0 })
+        #expect(try await reader.values(count: 2).last?.cachedValue?.value == expected)
+        let relaunched = KeyedRepository<String, [Contact]>(disk: try DiskCache(.file(path: path))) { _ in [] }
+        #expect(try await relaunched.value(for: "a", policy: .returnCacheDontLoad)?.value == expected)
     }
 }

@@ -8,8 +8,10 @@ extension KeyedRepository {
     /// Lists are stored whole under their key (in memory, and as one entry on disk); an
     /// element save patches each list in the memory tier or with a live reader, and writes the
     /// patched list through the tiers (the disk tier first: a list whose disk write fails keeps
-    /// its old element, and its readers get the error). A fetch of a list that started before the save never
-    /// overwrites it; concurrent element saves of one list all land.
+    /// its old element, and its readers get the error). The list is patched as the disk tier
+    /// holds it, read and written in one transaction, so a save of the list by another
+    /// repository or process on the file is not written over. A fetch of a list that started
+    /// before the save never overwrites it; concurrent element saves of one list all land.
     ///
     /// ```swift
     /// let lists = KeyedRepository<SearchKey, [Contact]>(fetch: api.search)
@@ -87,8 +89,16 @@ extension KeyedRepository {
                     in: channel)
                 return true
             }
-            // NB: persist, then deliver: a patched copy goes to the persistent tier first.
-            guard var list = await lookUp(key).hit?.value, replace(&list, position) else { return false }
+            // NB: persist, then deliver: a patched copy goes to the persistent tier first, found
+            // again in the list the tier reads in the write's transaction, so a write of the list
+            // by another repository or process on the file since memory read it stays.
+            let hit = await lookUp(key).hit
+            let updated = try await updateStored(key, held: hit, in: channel) { list in
+                guard var list, let position = find(list), replace(&list, position) else { return nil }
+                return list
+            }
+            if let (_, delivery) = updated { return delivery != nil }
+            guard var list = hit?.value, replace(&list, position) else { return false }
             try await reportingFailure(in: channel) {
                 try await writeThrough(list, for: key, in: channel, origin: .local)
             }

@@ -69,7 +69,7 @@ extension KeyedRepository {
     /// returns is written, then handed to memory and the readers. So a write that another
     /// connection, or an element's save, made since memory read the value is not overwritten
     /// with that older value. `nil` when there is no such tier.
-    private func updateStored(
+    func updateStored(
         _ key: Key, held hit: Hit?, in channel: KeyChannel<Value>, _ transform: @Sendable (Value?) throws -> Value?
     ) async throws -> (Value?, KeyChannel<Value>.Delivery?)? {
         guard let tier else { return nil }
