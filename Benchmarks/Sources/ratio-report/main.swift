@@ -537,6 +537,16 @@ if let (count, subject) = profilingOption("--time-open") {
     )
     exit(0)
 }
+/// `ratio-report --time-updates N [ELEMENTS]`: N updates that append one contact to a list of
+/// ELEMENTS (10,000 unless given) over an element store, alternated with N saves of the list
+/// memory holds with one appended; their medians and ratio.
+if let (count, subject) = profilingOption("--time-updates") {
+    let scenario = try await UpdateScenario(count: Int(subject) ?? 10_000)
+    let (update, save) = try await interleaved(
+        runs: count, { try await scenario.update() }, { try await scenario.save() })
+    print("update \(ms(update)) vs save of the list held \(ms(save)): \(format(ratio(update, save)))")
+    exit(0)
+}
 /// `ratio-report --profile-memory-hits N [kit|dictionary]`: N memory hits of scenario C1 (or N
 /// lookups of its baseline).
 if let (count, subject) = profilingOption("--profile-memory-hits") {
