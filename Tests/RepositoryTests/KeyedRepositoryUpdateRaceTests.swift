@@ -27,10 +27,7 @@ struct KeyedRepositoryUpdateRaceTests {
         try await repository.save("one", for: "a")
         let reader = record(repository.events(for: "a", policy: .returnCacheDontLoad))
         #expect(try await summaries(reader, count: 1) == ["memory:one"])
-        let saved = Locked(false)
-        await disk.setWriteFault { key in
-            guard key.hasSuffix("|a"), !saved.withLock({ $0 }) else { return }
-            saved.withLock { $0 = true }
+        let saved = await interpose(on: disk, beforeTheWriteOf: "|a") {
             try await other.save("other", for: "a")
         }
         let updated = try await repository.update("a") { ($0 ?? "") + "+" }
@@ -73,10 +70,7 @@ struct KeyedRepositoryUpdateRaceTests {
         try await lists.save([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")], for: "a")
         let reader = record(lists.events(for: "a", policy: .returnCacheDontLoad))
         _ = try await reader.values(count: 1)
-        let saved = Locked(false)
-        await disk.setWriteFault { key in
-            guard key.hasSuffix("|a"), !saved.withLock({ $0 }) else { return }
-            saved.withLock { $0 = true }
+        let saved = await interpose(on: disk, beforeTheWriteOf: "|a") {
             try await otherStore.save(Contact(id: 1, phone: "ONE"))
         }
         let updated = try await lists.update("a") { $0.map { $0 + [Contact(id: 3, phone: "three")] } }
@@ -137,10 +131,7 @@ struct KeyedRepositoryUpdateRaceTests {
         try await details.save(Contact(id: 1, phone: "one"), for: 1)
         let reader = record(details.events(for: 1, policy: .returnCacheDontLoad))
         _ = try await reader.values(count: 1)
-        let saved = Locked(false)
-        await disk.setWriteFault { key in
-            guard key.hasSuffix("|1"), !saved.withLock({ $0 }) else { return }
-            saved.withLock { $0 = true }
+        let saved = await interpose(on: disk, beforeTheWriteOf: "|1") {
             try await otherLists.save([Contact(id: 1, phone: "ONE")], for: "all")
         }
         let updated = try await details.update(1) { $0.map { Contact(id: $0.id, phone: $0.phone + "+") } }
@@ -185,10 +176,7 @@ struct KeyedRepositoryUpdateRaceTests {
         try await lists.save([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")], for: "a")
         let reader = record(lists.events(for: "a", policy: .returnCacheDontLoad))
         _ = try await reader.values(count: 1)
-        let saved = Locked(false)
-        await disk.setWriteFault { key in
-            guard key.hasSuffix("|a"), !saved.withLock({ $0 }) else { return }
-            saved.withLock { $0 = true }
+        let saved = await interpose(on: disk, beforeTheWriteOf: "|a") {
             try await other.save(
                 [Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two"), Contact(id: 3, phone: "three")], for: "a")
         }
@@ -199,5 +187,20 @@ struct KeyedRepositoryUpdateRaceTests {
         #expect(try await reader.values(count: 2).last?.cachedValue?.value == expected)
         let relaunched = KeyedRepository<String, [Contact]>(disk: try DiskCache(.file(path: path))) { _ in [] }
         #expect(try await relaunched.value(for: "a", policy: .returnCacheDontLoad)?.value == expected)
+    }
+
+    /// Makes `write` run once, when the first write of a key ending with `suffix` begins on
+    /// `disk` (before its transaction): between the moment an update or a patch read the
+    /// value from memory and its own write. Returns whether it ran.
+    private func interpose(
+        on disk: DiskCache, beforeTheWriteOf suffix: String, _ write: @escaping @Sendable () async throws -> Void
+    ) async -> Locked<Bool> {
+        let ran = Locked(false)
+        await disk.setWriteFault { key in
+            guard key.hasSuffix(suffix), !ran.withLock({ $0 }) else { return }
+            ran.withLock { $0 = true }
+            try await write()
+        }
+        return ran
     }
 }

@@ -11,10 +11,8 @@ extension ElementListTier {
         _ key: Key, now: Date, writtenAt: Date,
         _ transform: @escaping @Sendable (PersistedEntry<[Element]>?) throws -> [Element]?
     ) async throws -> TierUpdate<[Element]>? {
-        let updated:
-            (written: (version: UInt64, kept: [String: Data], removed: Set<String>)?, result: TierUpdate<[Element]>)
-        do {
-            updated = try await cache.updateList(
+        try await TierUpdate.naming({ rows.failure($0, key, $1) }) {
+            let updated = try await cache.updateList(
                 rows.storageKey(key), type: store.type, now: now, writtenAt: writtenAt
             ) { [store, rows, holders] stored, elements in
                 let read = try stored.map { stored in
@@ -25,30 +23,16 @@ extension ElementListTier {
                         value: list, writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators
                     )
                 }
-                guard let value = try transform(read) else { return (nil, TierUpdate(read: read, written: nil)) }
+                guard let value = try transform(read) else { return (nil, TierUpdate<[Element]>.unchanged(read)) }
                 // NB: held before the write, as `write` holds them.
                 holders.hold(value.map(\.id), in: key)
                 let encoded = try store.encoded(value)
-                return (
-                    (try JSONEncoder().encode(encoded.map(\.id)), encoded),
-                    TierUpdate(read: read, written: (value, TierWrite(version: nil)))
-                )
+                return ((try JSONEncoder().encode(encoded.map(\.id)), encoded), .writing(value, over: read))
             }
-        } catch let error as UpdateTransformFailure {
-            throw error
-        } catch let error as CacheError {
-            throw error
-        } catch {
-            throw rows.failure("write", key, error)
+            // NB: an element with pending mutations shows them (see `DiskCache.shownValue`).
+            return updated.result.stored(at: updated.written?.version) { value in
+                updated.written.map { store.keeping($0.kept, removing: $0.removed, in: value) }
+            }
         }
-        guard let written = updated.written, let value = updated.result.written?.value else { return updated.result }
-        // NB: an element with pending mutations shows them (see `DiskCache.shownValue`).
-        return TierUpdate(
-            read: updated.result.read,
-            written: (
-                value,
-                TierWrite(
-                    version: written.version, kept: store.keeping(written.kept, removing: written.removed, in: value))
-            ))
     }
 }

@@ -11,43 +11,21 @@ extension ElementTier {
         _ id: Element.ID, now: Date, writtenAt: Date,
         _ transform: @escaping @Sendable (PersistedEntry<Element>?) throws -> Element?
     ) async throws -> TierUpdate<Element>? {
-        let updated: (written: DiskCache.ElementWrite?, result: TierUpdate<Element>)
-        do {
-            updated = try await cache.updateElement(type: store.type, id: id.persistentKey, writtenAt: writtenAt) {
+        try await TierUpdate.naming({ store.failure($0, id, $1) }) {
+            let updated = try await cache.updateElement(type: store.type, id: id.persistentKey, writtenAt: writtenAt) {
                 [store] stored in
-                let read = try stored.map { stored in
-                    do {
-                        return PersistedEntry(
-                            value: try JSONDecoder().decode(Element.self, from: stored.data),
-                            writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators)
-                    } catch {
-                        throw store.failure("decode", id, error)
-                    }
+                let read = try stored.map {
+                    try PersistedEntry<Element>(decoding: $0) { store.failure("decode", id, $0) }
                 }
-                guard let value = try transform(read) else { return (nil, TierUpdate(read: read, written: nil)) }
+                guard let value = try transform(read) else { return (nil, TierUpdate<Element>.unchanged(read)) }
                 // NB: stored under another id, it would be that element to every list holding this one.
                 guard value.id == id else { throw store.failure("write", id, AnotherElement(id: value.id)) }
-                return (
-                    try ElementStore<Element>.encoded(value),
-                    TierUpdate(read: read, written: (value, TierWrite(version: nil)))
-                )
+                return (try ElementStore<Element>.encoded(value), .writing(value, over: read))
             }
-        } catch let error as UpdateTransformFailure {
-            throw error
-        } catch let error as CacheError {
-            throw error
-        } catch {
-            throw store.failure("write", id, error)
+            // NB: an element with pending mutations shows them (see `DiskCache.shownValue`).
+            return updated.result.stored(at: updated.written?.version) { _ in
+                updated.written?.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) }
+            }
         }
-        guard let written = updated.written, let value = updated.result.written?.value else { return updated.result }
-        // NB: an element with pending mutations shows them (see `DiskCache.shownValue`).
-        return TierUpdate(
-            read: updated.result.read,
-            written: (
-                value,
-                TierWrite(
-                    version: written.version,
-                    kept: written.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) })
-            ))
     }
 }

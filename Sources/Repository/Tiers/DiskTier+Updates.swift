@@ -9,33 +9,13 @@ extension DiskTier {
         _ key: Key, now: Date, writtenAt: Date,
         _ transform: @escaping @Sendable (PersistedEntry<Value>?) throws -> Value?
     ) async throws -> TierUpdate<Value>? {
-        do {
+        try await TierUpdate.naming({ failure($0, key, $1) }) {
             let updated = try await cache.update(storageKey(key), now: now, writtenAt: writtenAt) { stored in
-                let read = try stored.map { stored in
-                    do {
-                        return PersistedEntry(
-                            value: try JSONDecoder().decode(Value.self, from: stored.data), writtenAt: stored.writtenAt,
-                            version: stored.version, validators: stored.validators)
-                    } catch {
-                        throw failure("decode", key, error)
-                    }
-                }
-                guard let value = try transform(read) else { return (nil, TierUpdate(read: read, written: nil)) }
-                let data = try JSONEncoder().encode(value)
-                return (data, TierUpdate(read: read, written: (value, TierWrite(version: nil))))
+                let read = try stored.map { try PersistedEntry<Value>(decoding: $0) { failure("decode", key, $0) } }
+                guard let value = try transform(read) else { return (nil, TierUpdate<Value>.unchanged(read)) }
+                return (try JSONEncoder().encode(value), .writing(value, over: read))
             }
-            guard let version = updated.version, let value = updated.result.written?.value else {
-                return updated.result
-            }
-            return TierUpdate(read: updated.result.read, written: (value, TierWrite(version: version)))
-        } catch let error as UpdateTransformFailure {
-            throw error
-        } catch let error as CacheError {
-            throw error
-        } catch let corrupt as DiskCache.CorruptEntry {
-            throw failure("read", key, corrupt)
-        } catch {
-            throw failure("write", key, error)
+            return updated.result.stored(at: updated.version)
         }
     }
 }

@@ -7,6 +7,59 @@ struct TierUpdate<Value: Sendable>: Sendable {
     /// The value the transform returned and what the write stored; `nil` when it returned `nil`
     /// (nothing was written).
     let written: (value: Value, write: TierWrite<Value>)?
+
+    /// Nothing to write: the transform of `read` returned `nil`.
+    static func unchanged(_ read: PersistedEntry<Value>?) -> TierUpdate {
+        TierUpdate(read: read, written: nil)
+    }
+
+    /// `value`, the transform of `read`, to write; its version comes with ``stored(at:keeping:)``.
+    static func writing(_ value: Value, over read: PersistedEntry<Value>?) -> TierUpdate {
+        TierUpdate(read: read, written: (value, TierWrite(version: nil)))
+    }
+
+    /// This update with its value stored at `version` (`nil`: nothing was written), and, when
+    /// `kept` gives one, readers given the value as the file keeps it (an element with pending
+    /// mutations shows them).
+    func stored(at version: UInt64?, keeping kept: (Value) -> Value? = { _ in nil }) -> TierUpdate {
+        guard let version, let value = written?.value else { return .unchanged(read) }
+        return TierUpdate(read: read, written: (value, TierWrite(version: version, kept: kept(value))))
+    }
+
+    /// Runs a tier's update, `body`: the transform's error (an ``UpdateTransformFailure``) and a
+    /// ``CacheError`` the tier named are thrown as they are; a stored row that does not validate
+    /// is a failure to read, any other error a failure to write, each named by `failure` (the
+    /// operation and the error).
+    static func naming(
+        _ failure: (_ operation: String, _ error: any Error) -> CacheError, _ body: () async throws -> TierUpdate
+    ) async throws -> TierUpdate {
+        do {
+            return try await body()
+        } catch let error as UpdateTransformFailure {
+            throw error
+        } catch let error as CacheError {
+            throw error
+        } catch let corrupt as DiskCache.CorruptEntry {
+            throw failure("read", corrupt)
+        } catch {
+            throw failure("write", error)
+        }
+    }
+}
+
+extension PersistedEntry where Value: Decodable {
+    /// The value of `stored`, decoded, with its write time, version and validators.
+    ///
+    /// - Throws: The error `failure` makes of a value that does not decode.
+    init(decoding stored: DiskCache.Entry, _ failure: (_ error: any Error) -> CacheError) throws {
+        let value: Value
+        do {
+            value = try JSONDecoder().decode(Value.self, from: stored.data)
+        } catch {
+            throw failure(error)
+        }
+        self.init(value: value, writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators)
+    }
 }
 
 /// An error the transform of an update threw, carried out of the tier as it is (not named as a
