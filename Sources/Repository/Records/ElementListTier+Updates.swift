@@ -11,7 +11,7 @@ extension ElementListTier {
         _ key: Key, now: Date, writtenAt: Date,
         _ transform: @escaping @Sendable (PersistedEntry<[Element]>?) throws -> [Element]?
     ) async throws -> TierUpdate<[Element]>? {
-        try await TierUpdate.naming({ rows.failure($0, key, $1) }) {
+        try await namingUpdateFailures({ rows.failure($0, key, $1) }) {
             let updated = try await cache.updateList(
                 rows.storageKey(key), type: store.type, now: now, writtenAt: writtenAt
             ) { [store, rows, holders] stored, elements in

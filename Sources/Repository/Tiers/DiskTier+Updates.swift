@@ -9,7 +9,7 @@ extension DiskTier {
         _ key: Key, now: Date, writtenAt: Date,
         _ transform: @escaping @Sendable (PersistedEntry<Value>?) throws -> Value?
     ) async throws -> TierUpdate<Value>? {
-        try await TierUpdate.naming({ failure($0, key, $1) }) {
+        try await namingUpdateFailures({ failure($0, key, $1) }) {
             let updated = try await cache.update(storageKey(key), now: now, writtenAt: writtenAt) { stored in
                 let read = try stored.map { try PersistedEntry<Value>(decoding: $0) { failure("decode", key, $0) } }
                 guard let value = try transform(read) else { return (nil, TierUpdate<Value>.unchanged(read)) }

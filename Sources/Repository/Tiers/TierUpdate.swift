@@ -25,25 +25,25 @@ struct TierUpdate<Value: Sendable>: Sendable {
         guard let version, let value = written?.value else { return .unchanged(read) }
         return TierUpdate(read: read, written: (value, TierWrite(version: version, kept: kept(value))))
     }
+}
 
-    /// Runs a tier's update, `body`: the transform's error (an ``UpdateTransformFailure``) and a
-    /// ``CacheError`` the tier named are thrown as they are; a stored row that does not validate
-    /// is a failure to read, any other error a failure to write, each named by `failure` (the
-    /// operation and the error).
-    static func naming(
-        _ failure: (_ operation: String, _ error: any Error) -> CacheError, _ body: () async throws -> TierUpdate
-    ) async throws -> TierUpdate {
-        do {
-            return try await body()
-        } catch let error as UpdateTransformFailure {
-            throw error
-        } catch let error as CacheError {
-            throw error
-        } catch let corrupt as DiskCache.CorruptEntry {
-            throw failure("read", corrupt)
-        } catch {
-            throw failure("write", error)
-        }
+/// Runs an update's read and write, `body`: the transform's error (an ``UpdateTransformFailure``)
+/// and a ``CacheError`` already named are thrown as they are; a stored row that does not
+/// validate is a failure to read, any other error a failure to write, each named by `failure`
+/// (the operation and the error).
+func namingUpdateFailures<Result>(
+    _ failure: (_ operation: String, _ error: any Error) -> CacheError, _ body: () async throws -> Result
+) async throws -> Result {
+    do {
+        return try await body()
+    } catch let error as UpdateTransformFailure {
+        throw error
+    } catch let error as CacheError {
+        throw error
+    } catch let corrupt as DiskCache.CorruptEntry {
+        throw failure("read", corrupt)
+    } catch {
+        throw failure("write", error)
     }
 }
 
@@ -67,10 +67,10 @@ extension PersistedEntry where Value: Decodable {
 struct UpdateTransformFailure: Error {
     let error: any Error
 
-    /// `transform(value)`, its error wrapped.
-    static func transforming<Value>(_ value: Value?, with transform: (Value?) throws -> Value?) throws -> Value? {
+    /// `transform(input)`, its error wrapped.
+    static func transforming<Input, Output>(_ input: Input, with transform: (Input) throws -> Output) throws -> Output {
         do {
-            return try transform(value)
+            return try transform(input)
         } catch {
             throw UpdateTransformFailure(error: error)
         }

@@ -110,6 +110,14 @@ extension RepositoryDocComments {
         return shown
     }
 
+    static func update(contacts: ElementStore<Contact>, edited: Contact, newName: String) async throws {
+        // sample: Sources/Repository/Records/ElementStore+Updates.swift#1
+        try await contacts.update(id: edited.id) { stored in
+            stored.map { var contact = $0; contact.name = newName; return contact }   // nil: nothing stored, nothing written
+        }
+        // end sample
+    }
+
     static func update(contacts: KeyedRepository<SellerID, [Contact]>, sellerID: SellerID, added: Contact) async throws {
         // sample: Sources/Repository/Keyed/KeyedRepository+Updates.swift#1
         try await contacts.update(sellerID) { list in
