@@ -37,8 +37,8 @@ protocol PersistentTier<Key, Value>: Sendable {
     /// Reads the stored value of `key` and writes what `transform` makes of it (as a save
     /// writes one), in one transaction: no other write of the file lands between the two.
     /// `transform` is given the stored entry (`nil`: none; an expired one too) and returns the
-    /// value to write (`nil`: nothing is written); its error is thrown as an
-    /// ``UpdateTransformFailure``.
+    /// value to write (`nil`: nothing is written); it throws its errors as
+    /// ``UpdateTransformFailure``s, which the tier throws as they are.
     ///
     /// - Returns: What was read and written; `nil` when the tier cannot read and write in one
     ///   transaction (then nothing was read or written: the repository reads, then writes).
