@@ -6,11 +6,11 @@ import KitTestSupport
 import Testing
 
 /// `update(_:_:)` (and `save(element:)`'s patch of lists stored whole) against writes that do
-/// not take its key's write lock: another connection to
-/// the file (another repository's, another process's) and, over an element store, saves of one
-/// element. The update reads the stored value and writes its result in one transaction of the
-/// file, so such a write lands either before the read (the transform is given it) or after the
-/// write; it is never overwritten by a value read before it.
+/// not take its key's write lock: another connection to the file (another repository's,
+/// another process's) and, over an element store, saves of one element. The update reads the
+/// stored value and writes its result in one transaction of the file, so such a write lands
+/// either before the read (the transform is given it) or after the write; it is never
+/// overwritten by a value read before it.
 @MainActor
 @Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedRepositoryUpdateRaceTests {
