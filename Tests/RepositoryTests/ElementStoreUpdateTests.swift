@@ -67,10 +67,7 @@ struct ElementStoreUpdateTests {
         let store = ElementStore<Contact>(disk: disk)
         let other = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
         try await store.save(Contact(id: 1, phone: "one"))
-        let saved = Locked(false)
-        await disk.setWriteFault { key in
-            guard key.hasSuffix("|1"), !saved.withLock({ $0 }) else { return }
-            saved.withLock { $0 = true }
+        let saved = await interpose(on: disk, beforeTheWriteOf: "|1") {
             try await other.save(Contact(id: 1, phone: "ONE"))
         }
         let updated = try await store.update(id: 1) { $0.map { Contact(id: $0.id, phone: $0.phone + "+") } }

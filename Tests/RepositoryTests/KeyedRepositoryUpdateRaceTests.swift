@@ -188,19 +188,4 @@ struct KeyedRepositoryUpdateRaceTests {
         let relaunched = KeyedRepository<String, [Contact]>(disk: try DiskCache(.file(path: path))) { _ in [] }
         #expect(try await relaunched.value(for: "a", policy: .returnCacheDontLoad)?.value == expected)
     }
-
-    /// Makes `write` run once, when the first write of a key ending with `suffix` begins on
-    /// `disk` (before its transaction): between the moment an update or a patch read the
-    /// value from memory and its own write. Returns whether it ran.
-    private func interpose(
-        on disk: DiskCache, beforeTheWriteOf suffix: String, _ write: @escaping @Sendable () async throws -> Void
-    ) async -> Locked<Bool> {
-        let ran = Locked(false)
-        await disk.setWriteFault { key in
-            guard key.hasSuffix(suffix), !ran.withLock({ $0 }) else { return }
-            ran.withLock { $0 = true }
-            try await write()
-        }
-        return ran
-    }
 }

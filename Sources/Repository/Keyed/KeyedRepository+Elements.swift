@@ -76,7 +76,7 @@ extension KeyedRepository {
         // NB: under the key's write lock, so no other write lands between the search and the
         // write back (and a fetch that started before never overwrites the patch).
         try await channel.writes.withLock { [self] in
-            guard let position = await position(in: key, find) else { return false }
+            guard let hit = await lookUp(key).hit, let position = find(hit.value) else { return false }
             // NB: with nothing behind memory, memory is the store: the list is edited in place
             // unless a reader holds it (C4: the copy and the free of a 100,000-element list were
             // 85% of a save).
@@ -92,23 +92,17 @@ extension KeyedRepository {
             // NB: persist, then deliver: a patched copy goes to the persistent tier first, found
             // again in the list the tier reads in the write's transaction, so a write of the list
             // by another repository or process on the file since memory read it stays.
-            let hit = await lookUp(key).hit
             let updated = try await updateStored(key, held: hit, in: channel) { list in
                 guard var list, let position = find(list), replace(&list, position) else { return nil }
                 return list
             }
             if let (_, delivery) = updated { return delivery != nil }
-            guard var list = hit?.value, replace(&list, position) else { return false }
+            var list = hit.value
+            guard replace(&list, position) else { return false }
             try await reportingFailure(in: channel) {
                 try await writeThrough(list, for: key, in: channel, origin: .local)
             }
             return true
         }
-    }
-
-    /// Where `find` says in the value of `key`; `nil` when it is not cached.
-    private func position(in key: Key, _ find: (Value) -> Int?) async -> Int? {
-        guard let hit = await lookUp(key).hit else { return nil }
-        return find(hit.value)
     }
 }

@@ -54,8 +54,7 @@ extension KeyedRepository {
                     let delivery = try await reportingFailure(in: channel) {
                         try await writeThrough(changed, for: key, in: channel, origin: .local)
                     }
-                    guard case .value(let written, _, _, _, _) = delivery else { return (nil, delivery) }
-                    return (written, delivery)
+                    return (Self.value(handedOverBy: delivery), delivery)
                 }
             }
             await shareWrite(delivery, of: key)
@@ -100,7 +99,13 @@ extension KeyedRepository {
         let delivery = deliver(
             value, as: write, version: version, writtenAt: date, validators: .none, for: key, in: channel,
             origin: .local)
-        guard case .value(let written, _, _, _, _) = delivery else { return (nil, delivery) }
-        return (written, delivery)
+        return (Self.value(handedOverBy: delivery), delivery)
+    }
+
+    /// The value the readers have after a write handed over `delivery`: the one written (as
+    /// stored), or none (a removal since a fetch started stood).
+    private static func value(handedOverBy delivery: KeyChannel<Value>.Delivery) -> Value? {
+        guard case .value(let written, _, _, _, _) = delivery else { return nil }
+        return written
     }
 }

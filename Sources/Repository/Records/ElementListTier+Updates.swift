@@ -23,14 +23,16 @@ extension ElementListTier {
                         value: list, writtenAt: stored.writtenAt, version: stored.version, validators: stored.validators
                     )
                 }
-                guard let value = try transform(read) else { return (nil, TierUpdate<[Element]>.unchanged(read)) }
+                guard let value = try transform(read) else { return (nil, (read: read, value: nil as [Element]?)) }
                 // NB: held before the write, as `write` holds them.
                 holders.hold(value.map(\.id), in: key)
                 let encoded = try store.encoded(value)
-                return ((try JSONEncoder().encode(encoded.map(\.id)), encoded), .writing(value, over: read))
+                return ((try JSONEncoder().encode(encoded.map(\.id)), encoded), (read: read, value: value))
             }
             // NB: an element with pending mutations shows them (see `DiskCache.shownValue`).
-            return updated.result.stored(at: updated.written?.version) { value in
+            return TierUpdate(
+                read: updated.result.read, value: updated.result.value, storedAt: updated.written?.version
+            ) { value in
                 updated.written.map { store.keeping($0.kept, removing: $0.removed, in: value) }
             }
         }

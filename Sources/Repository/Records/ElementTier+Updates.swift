@@ -13,10 +13,9 @@ extension ElementTier {
     ) async throws -> TierUpdate<Element>? {
         try await namingUpdateFailures({ store.failure($0, id, $1) }) {
             let row = try await store.updateRow(id, writtenAt: writtenAt, transform)
-            guard let (element, write) = row.written else { return .unchanged(row.read) }
             // NB: an element with pending mutations shows them (see `DiskCache.shownValue`).
-            return TierUpdate.writing(element, over: row.read).stored(at: write.version) { _ in
-                write.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) }
+            return TierUpdate(read: row.read, value: row.written?.element, storedAt: row.written?.write.version) { _ in
+                row.written?.write.kept.flatMap { try? JSONDecoder().decode(Element.self, from: $0) }
             }
         }
     }

@@ -12,10 +12,10 @@ extension DiskTier {
         try await namingUpdateFailures({ failure($0, key, $1) }) {
             let updated = try await cache.update(storageKey(key), now: now, writtenAt: writtenAt) { stored in
                 let read = try stored.map { try PersistedEntry<Value>(decoding: $0) { failure("decode", key, $0) } }
-                guard let value = try transform(read) else { return (nil, TierUpdate<Value>.unchanged(read)) }
-                return (try JSONEncoder().encode(value), .writing(value, over: read))
+                let value = try transform(read)
+                return (try value.map { try JSONEncoder().encode($0) }, (read: read, value: value))
             }
-            return updated.result.stored(at: updated.version)
+            return TierUpdate(read: updated.result.read, value: updated.result.value, storedAt: updated.version)
         }
     }
 }

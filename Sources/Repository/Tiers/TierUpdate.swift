@@ -8,22 +8,15 @@ struct TierUpdate<Value: Sendable>: Sendable {
     /// (nothing was written).
     let written: (value: Value, write: TierWrite<Value>)?
 
-    /// Nothing to write: the transform of `read` returned `nil`.
-    static func unchanged(_ read: PersistedEntry<Value>?) -> TierUpdate {
-        TierUpdate(read: read, written: nil)
-    }
-
-    /// `value`, the transform of `read`, to write; its version comes with ``stored(at:keeping:)``.
-    static func writing(_ value: Value, over read: PersistedEntry<Value>?) -> TierUpdate {
-        TierUpdate(read: read, written: (value, TierWrite(version: nil)))
-    }
-
-    /// This update with its value stored at `version` (`nil`: nothing was written), and, when
-    /// `kept` gives one, readers given the value as the file keeps it (an element with pending
-    /// mutations shows them).
-    func stored(at version: UInt64?, keeping kept: (Value) -> Value? = { _ in nil }) -> TierUpdate {
-        guard let version, let value = written?.value else { return .unchanged(read) }
-        return TierUpdate(read: read, written: (value, TierWrite(version: version, kept: kept(value))))
+    /// What an update read, and `value`, what its transform made of it (`nil`: nothing), stored
+    /// at `version` (`nil`: nothing was written); `kept` gives the value as the file keeps it,
+    /// when that differs (an element with pending mutations shows them), which the readers get.
+    init(
+        read: PersistedEntry<Value>?, value: Value?, storedAt version: UInt64?,
+        keeping kept: (Value) -> Value? = { _ in nil }
+    ) {
+        self.read = read
+        written = version.flatMap { version in value.map { ($0, TierWrite(version: version, kept: kept($0))) } }
     }
 }
 
