@@ -48,6 +48,8 @@ actor ContactServer {
     private(set) var keys: [String] = []
     /// The gate the next `put` (of contact `id`, when given) waits at.
     private let gate = Locked<(gate: PagedCatalog.Gate, id: Int?)?>(nil)
+    /// The gate of the next answer held (see ``holdNextAnswer(losingIt:)``), and whether it is lost.
+    private let answerGate = Locked<(gate: PagedCatalog.Gate, losingIt: Bool)?>(nil)
 
     init(_ contacts: [Contact]) {
         self.contacts = Dictionary(uniqueKeysWithValues: contacts.map { ($0.id, $0) })
@@ -103,6 +105,15 @@ actor ContactServer {
         return held
     }
 
+    /// Holds the answer to the next `put` that stores a contact, once it is stored, until the
+    /// gate is released; `losingIt`: then throws ``Unreachable`` instead (an answer lost on its
+    /// way back, the edit applied).
+    nonisolated func holdNextAnswer(losingIt: Bool = false) -> PagedCatalog.Gate {
+        let held = PagedCatalog.Gate()
+        answerGate.withLock { $0 = (held, losingIt) }
+        return held
+    }
+
     /// Resumes `outbox` with its first request held here; returns the gate and the resume
     /// (which returns once the outbox's queue has stopped), once the request waits.
     nonisolated func resumeWithFirstRequestHeld(_ outbox: Outbox<ElementStoreTests.Contact, ContactServer>) async
@@ -141,6 +152,13 @@ actor ContactServer {
         contacts[contact.id] = contact
         versions[contact.id, default: 1] += 1
         applied[key] = contact
+        if let (held, losingIt) = answerGate.withLock({ gate in
+            defer { gate = nil }; return gate
+        }) {
+            held.arrived.resolve(())
+            await held.released.wait()
+            if losingIt { throw Unreachable() }
+        }
         return MutationResult(value: contact, entityTag: entityTag(of: contact.id))
     }
 }

@@ -39,13 +39,15 @@ extension DiskCache {
 
     /// Inside a write of element rows: the value to store in the row of element `id` of
     /// `type` when `data` is its server value and it has pending mutations (the one readers
-    /// see: `data` with them applied; when no overlay is set for the type yet, the row as it
-    /// is); `nil` when it has none, so `data` is its row. Then `writeBase` keeps `data` as its server value.
+    /// see: `data` with them applied, less one whose request in flight sends `data` (see
+    /// `DiskCache+RequestsInFlight.swift`); when no overlay is set for the type yet, the row as
+    /// it is); `nil` when it has none, so `data` is its row. Then `writeBase` keeps `data` as its server value.
     func shownValue(ofServerValue data: Data, type: String, id: String) throws -> Data? {
         try syncPendingElements()
         guard !pendingElements.isEmpty, pendingElements.contains(Self.pendingKey(type, id)) else { return nil }
         guard let overlay = overlay(for: type) else { return try storedElement(type: type, id: id)?.data ?? data }
-        return try overlay(data, try pendingMutations(type: type, id: id))
+        let showing = mutationsToShow(over: data, try pendingMutations(type: type, id: id))
+        return showing.isEmpty ? data : try overlay(data, Array(showing))
     }
 
     /// Inside a write of element rows: ``shownValue(ofServerValue:type:id:)`` for a value
@@ -115,7 +117,8 @@ extension DiskCache {
     }
 
     /// Writes the row of element `id` of `type` as readers should see it: `base` with the
-    /// pending mutations applied; with none pending, `base` itself, and the kept base goes.
+    /// pending mutations applied (less one whose request in flight sends `base`); with none
+    /// pending, `base` itself, and the kept base goes.
     /// Returns the row written (`nil`: the element is not stored).
     func showPending(type: String, id: String, base: ElementBase, version: UInt64, writtenAt: Date) throws
         -> Data?
@@ -130,7 +133,9 @@ extension DiskCache {
             pendingElements.remove(Self.pendingKey(type, id))
         }
         guard let server = base.value, let stored = try storedElement(type: type, id: id) else { return nil }
-        let shown = try pending.isEmpty ? server : (overlay(for: type).map { try $0(server, pending) } ?? stored.data)
+        let showing = mutationsToShow(over: server, pending)
+        let shown =
+            try showing.isEmpty ? server : (overlay(for: type).map { try $0(server, Array(showing)) } ?? stored.data)
         let validators = Validators(entityTag: base.entityTag, lastModified: nil, freshness: nil)
         _ = try upsertElement(
             shown, type: type, id: id, version: version, writtenAt: writtenAt, validators: validators,

@@ -72,8 +72,10 @@ extension DiskCache {
         case .unchanged: break
         case .answer(let value, let entityTag): base = ElementBase(value: value ?? base.value, entityTag: entityTag)
         case .mutationApplied(let entityTag):
+            // NB: a value fetched while the request was in flight that is the value it sent
+            // holds the mutation already.
             let value = try base.value.map { value in
-                try overlay(for: type).map { try $0(value, [mutation]) } ?? value
+                holds(mutation, value) ? value : try overlay(for: type).map { try $0(value, [mutation]) } ?? value
             }
             base = ElementBase(value: value, entityTag: entityTag ?? base.entityTag)
         case .refusal(let value, let entityTag, let sentOver):

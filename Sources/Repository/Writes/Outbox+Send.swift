@@ -28,6 +28,12 @@ extension Outbox {
             waitForRetry(pending, failure("read the server value of", key: "\(store.type) \(stored.elementID)", error))
             return false
         }
+        // NB: in flight until it is settled: a fetch meanwhile that brings the value it sends
+        // holds it already (see `DiskCache+RequestsInFlight.swift`). An edit that does not
+        // encode is marked with none: then no fetched value is taken to hold it.
+        let sending = try? context.edited.map(ElementStore<Element>.encoded)
+        store.disk.markInFlight(stored.sequence, sending: sending)
+        defer { store.disk.markLanded(stored.sequence) }
         let environment = environment
         let result: MutationResult<Element>
         do {
@@ -58,9 +64,7 @@ extension Outbox {
             if let value = result.value {
                 let answer = try ElementStore<Element>.encoded(value)
                 change = .answer(answer, entityTag: result.entityTag)
-                if let base, let edited = try context.edited.map(ElementStore<Element>.encoded) {
-                    sentOver = (base, edited)
-                }
+                if let base, let sending { sentOver = (base, sending) }
             } else if resending != nil {
                 // NB: the value sent over the server's, not the mutation over the copy kept.
                 change = .answer(try context.edited.map(ElementStore<Element>.encoded), entityTag: result.entityTag)

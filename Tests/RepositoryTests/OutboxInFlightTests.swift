@@ -1,0 +1,162 @@
+import ContentLoading
+import ContentLoadingRepository
+import ContentLoadingSupport
+import ContentLoadingTesting
+import Foundation
+import KitTestSupport
+import Testing
+
+/// A fetch that lands while a mutation's request is in flight, bringing the server's value of
+/// the element: when that value is the one the request sends (the server applied it before the
+/// answer came), the mutation is in it already and is not shown over it a second time (an
+/// append twice); when it is another, the mutation is shown over it, as over any fetched value.
+/// (A fetch that brings the list as it is shown writes nothing, whatever is in flight.)
+@Suite(.timeLimit(.minutes(HangLimit.minutes)))
+struct OutboxInFlightTests {
+    typealias Contact = ElementStoreTests.Contact
+    typealias Contacts = KeyedRepository<String, [Contact]>
+
+    let server = ContactServer([Contact(id: 1, phone: "one"), Contact(id: 2, phone: "two")])
+    let path: String
+    let store: ElementStore<Contact>
+    let lists: Contacts
+    let details: KeyedRepository<Int, Contact>
+    let outbox: Outbox<Contact, ContactServer>
+
+    init() throws {
+        path = try temporaryCachePath()
+        store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
+        let server = server
+        lists = Contacts(elements: store) { _ in try await server.all() }
+        details = KeyedRepository<Int, Contact>(elements: store) { id in try await server.contact(id).0 }
+        outbox = Outbox(
+            store: store, environment: server, mutations: [AppendToPhone.self, AppendToPhoneAnsweringDone.self],
+            retryPolicy: RetryPolicy(attempts: 1),
+            isPaused: true)
+    }
+
+    /// The list, contact 1's detail and a relaunch over the file: what each shows of contact 1.
+    func shown() async throws -> [String?] {
+        let relaunched = Contacts(elements: ElementStore<Contact>(disk: try DiskCache(.file(path: path)))) { _ in [] }
+        return [
+            try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value.first?.phone,
+            try await details.value(for: 1, policy: .returnCacheDontLoad)?.value.phone,
+            try await store.element(id: 1)?.phone,
+            try await relaunched.value(for: "all", policy: .returnCacheDontLoad)?.value.first?.phone,
+        ]
+    }
+
+    func expectShown(
+        _ phone: String, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let shown = try await shown()
+        #expect(shown == Array(repeating: phone, count: shown.count), comment, sourceLocation: sourceLocation)
+    }
+
+    /// Performs `+a` on contact 1 and sends it, its answer held at the server once the server
+    /// stored the edit (`losingIt`: then lost); returns the gate, the send and the outcomes.
+    func performWithTheAnswerHeld(
+        _ mutation: any Mutation<Contact, ContactServer> = AppendToPhone(id: 1, suffix: "+a"), losingIt: Bool = false
+    ) async throws
+        -> (PagedCatalog.Gate, Task<Void, Never>, AsyncStream<OutboxEvent<Contact, ContactServer>>.Iterator)
+    {
+        try await lists.refresh("all")
+        try await details.refresh(1)
+        try await outbox.perform(mutation)
+        let events = outbox.events.makeAsyncIterator()
+        let gate = server.holdNextAnswer(losingIt: losingIt)
+        let resuming = Task { [outbox] in await outbox.resume() }
+        await gate.requested()
+        #expect(await server.phone(of: 1) == "one+a", "the server stored the edit")
+        // NB: and another contact changed, so the list fetched is not the one shown (an equal
+        // one writes nothing).
+        await server.setPhone(of: 2, to: "deux")
+        return (gate, resuming, events)
+    }
+
+    @Test func aFetchBringingTheValueTheRequestSentShowsTheMutationOnce() async throws {
+        let (gate, resuming, _) = try await performWithTheAnswerHeld()
+        try await lists.refresh("all")
+        try await expectShown("one+a", "the list's fetch")
+        try await details.refresh(1)
+        try await expectShown("one+a", "the detail's fetch")
+
+        gate.release()
+        await resuming.value
+        #expect(try await outbox.pendingCount() == 0, "confirmed")
+        try await expectShown("one+a", "confirmed")
+    }
+
+    /// An answer without the value ("done") makes the server value the edit applied to the one
+    /// kept: not to one fetched meanwhile that holds it already.
+    @Test func aDoneAfterSuchAFetchLeavesTheFetchedValueAsTheServers() async throws {
+        let (gate, resuming, _) = try await performWithTheAnswerHeld(AppendToPhoneAnsweringDone(id: 1, suffix: "+a"))
+        try await lists.refresh("all")
+        try await expectShown("one+a")
+        gate.release()
+        await resuming.value
+        #expect(try await outbox.pendingCount() == 0, "confirmed")
+        try await expectShown("one+a")
+    }
+
+    @Test func aMutationPerformedMeanwhileIsShownOverTheFetchedValueOnce() async throws {
+        let (gate, resuming, _) = try await performWithTheAnswerHeld()
+        try await lists.refresh("all")
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+b"))
+        try await expectShown("one+a+b")
+
+        gate.release()
+        await resuming.value
+        await outbox.send()
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(await server.phone(of: 1) == "one+a+b")
+        try await expectShown("one+a+b")
+    }
+
+    /// The server's value changed by someone else before the request: the mutation is not in
+    /// the value fetched, and is shown over it.
+    @Test func aFetchBringingAnotherValueShowsTheMutationOverIt() async throws {
+        try await lists.refresh("all")
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a"))
+        let (gate, resuming) = await server.resumeWithFirstRequestHeld(outbox)
+        await server.setPhone(of: 1, to: "uno")
+        try await lists.refresh("all")
+        #expect(try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value.first?.phone == "uno+a")
+        gate.release()
+        await resuming.value
+    }
+
+    /// An answer lost after such a fetch leaves the mutation pending, still shown once; the
+    /// next send goes with the same idempotency key, which the server answers with what it
+    /// stored, once.
+    @Test func anAnswerLostAfterSuchAFetchIsSentAgainAndShownOnce() async throws {
+        var (gate, resuming, events) = try await performWithTheAnswerHeld(losingIt: true)
+        try await lists.refresh("all")
+        gate.release()
+        while let event = await events.next() {
+            if case .willRetry = event { break }
+        }
+        await resuming.value
+        #expect(try await outbox.pendingCount() == 1)
+        try await expectShown("one+a")
+
+        await outbox.send()
+        #expect(try await outbox.pendingCount() == 0)
+        #expect(await server.phone(of: 1) == "one+a")
+        try await expectShown("one+a")
+    }
+}
+
+/// Appends to a contact's phone; the answer says "done" without the contact.
+struct AppendToPhoneAnsweringDone: Mutation {
+    let id: Int
+    let suffix: String
+    var elementID: Int { id }
+    func apply(to contact: inout ElementStoreTests.Contact) { contact.phone += suffix }
+    func send(using server: ContactServer, context: MutationContext<ElementStoreTests.Contact>) async throws
+        -> MutationResult<ElementStoreTests.Contact>
+    {
+        let answer = try await server.put(context.edited, key: context.idempotencyKey, rejecting: false)
+        return MutationResult(value: nil, entityTag: answer.entityTag)
+    }
+}
