@@ -87,6 +87,21 @@ struct OutboxInFlightTests {
         try await expectShown("one+a", "confirmed")
     }
 
+    @MainActor @Test func aPageFetchedMeanwhileShowsTheMutationOnce() async throws {
+        let server = server
+        let feed = PagingListViewModel<Void, Contact, Int>(
+            source: .persisted(in: store, key: "feed") { cursor in try await server.page(at: cursor).0 })
+        await feed.refresh().completed()
+        let (gate, resuming, _) = try await performWithTheAnswerHeld()
+        #expect(feed.items.map(\.phone) == ["one+a", "two"])
+        await feed.refresh().completed()
+        #expect(feed.items.map(\.phone) == ["one+a", "deux"], "the page fetched while the request is in flight")
+        try await expectShown("one+a")
+        gate.release()
+        await resuming.value
+        #expect(feed.items.map(\.phone) == ["one+a", "deux"], "confirmed")
+    }
+
     /// An answer without the value ("done") makes the server value the edit applied to the one
     /// kept: not to one fetched meanwhile that holds it already.
     @Test func aDoneAfterSuchAFetchLeavesTheFetchedValueAsTheServers() async throws {
