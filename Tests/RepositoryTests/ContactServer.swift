@@ -44,6 +44,9 @@ actor ContactServer {
     /// Whether a refusal is remembered under its key (as the fixture server does); a server
     /// that does not answers a second delivery as the contact is then.
     private var remembersRefusals = true
+    /// Whether a key sent again with another contact than the one stored under it is refused,
+    /// as a server that checks a key's payload does (the IETF draft's 422).
+    private var checksPayloads = false
     /// The key of every `put` that arrived, in order.
     private(set) var keys: [String] = []
     /// The gate the next `put` (of contact `id`, when given) waits at.
@@ -97,6 +100,7 @@ actor ContactServer {
     func entityTag(of id: Int) -> String { "v\(versions[id, default: 1])" }
     func setOnline(_ online: Bool) { isOnline = online }
     func setRemembersRefusals(_ remembers: Bool) { remembersRefusals = remembers }
+    func setChecksPayloads(_ checks: Bool) { checksPayloads = checks }
 
     /// Holds the next `put` (of contact `id`, when given) until the gate is released.
     nonisolated func holdNextRequest(of id: Int? = nil) -> PagedCatalog.Gate {
@@ -141,7 +145,10 @@ actor ContactServer {
         }
         keys.append(key)
         guard isOnline else { throw Unreachable() }
-        if let done = applied[key] { return MutationResult(value: done, entityTag: entityTag(of: done.id)) }
+        if let done = applied[key] {
+            guard !checksPayloads || done == contact else { throw Refused() }
+            return MutationResult(value: done, entityTag: entityTag(of: done.id))
+        }
         if let stale = refused[key] { throw stale }
         guard !rejecting, let contact else { throw Refused() }
         if let ifMatch, let current = contacts[contact.id], ifMatch != entityTag(of: contact.id) {

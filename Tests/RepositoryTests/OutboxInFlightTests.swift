@@ -141,10 +141,12 @@ struct OutboxInFlightTests {
         await resuming.value
     }
 
-    /// An answer lost after such a fetch leaves the mutation pending, still shown once; the
-    /// next send goes with the same idempotency key, which the server answers with what it
-    /// stored, once.
-    @Test func anAnswerLostAfterSuchAFetchIsSentAgainAndShownOnce() async throws {
+    /// An answer lost after such a fetch leaves the mutation pending, still shown once, under
+    /// the mutations performed after it too; it is sent again as the same request (the same
+    /// value, with the same idempotency key), which a server that checks a key's payload
+    /// answers with what it stored, once.
+    @Test func anAnswerLostAfterSuchAFetchIsSentAgainAsTheSameRequest() async throws {
+        await server.setChecksPayloads(true)
         var (gate, resuming, events) = try await performWithTheAnswerHeld(losingIt: true)
         try await lists.refresh("all")
         gate.release()
@@ -154,11 +156,26 @@ struct OutboxInFlightTests {
         await resuming.value
         #expect(try await outbox.pendingCount() == 1)
         try await expectShown("one+a")
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+b"))
+        try await expectShown("one+a+b")
 
         await outbox.send()
+        var outcomes: [String] = []
+        while outcomes.count < 2, let event = await events.next() {
+            switch event {
+            case .confirmed(let pending):
+                outcomes.append("confirmed \((pending.mutation as? AppendToPhone)?.suffix ?? "?")")
+            case .rejected(let pending, _):
+                outcomes.append("rejected \((pending.mutation as? AppendToPhone)?.suffix ?? "?")")
+            default: continue
+            }
+        }
+        #expect(outcomes == ["confirmed +a", "confirmed +b"])
         #expect(try await outbox.pendingCount() == 0)
-        #expect(await server.phone(of: 1) == "one+a")
-        try await expectShown("one+a")
+        let keys = await server.keys
+        #expect(keys.count == 3 && keys[0] == keys[1], "+a sent twice with one key, then +b")
+        #expect(await server.phone(of: 1) == "one+a+b")
+        try await expectShown("one+a+b")
     }
 }
 

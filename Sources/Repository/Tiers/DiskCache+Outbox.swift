@@ -169,7 +169,7 @@ extension DiskCache {
         -> (version: UInt64, shown: [Data], lastSequence: Int?)
     {
         try await writeFault?("outbox|\(type)")
-        return try await writeTransaction(operation: "write the outbox in") {
+        let removed = try await writeTransaction(operation: "write the outbox in") {
             let version = try advanceVersion()
             let select = try database.prepare(
                 "SELECT element_id, max(sequence) FROM content_loading_outbox WHERE element_type = ? GROUP BY element_id",
@@ -191,6 +191,8 @@ extension DiskCache {
             }
             return (version, shown, lastSequence)
         }
+        forgetSentValues(ofType: type)
+        return removed
     }
 
     /// The pending mutations of element `id` of `type`, in order.

@@ -39,9 +39,9 @@ extension DiskCache {
 
     /// Inside a write of element rows: the value to store in the row of element `id` of
     /// `type` when `data` is its server value and it has pending mutations (the one readers
-    /// see: `data` with them applied, less one whose request in flight sends `data` (see
-    /// `DiskCache+RequestsInFlight.swift`); when no overlay is set for the type yet, the row as
-    /// it is); `nil` when it has none, so `data` is its row. Then `writeBase` keeps `data` as its server value.
+    /// see: `data` with them applied, less one whose last request sent `data` (see
+    /// `DiskCache+SentValues.swift`); when no overlay is set for the type yet, the row as it
+    /// is); `nil` when it has none, so `data` is its row. Then `writeBase` keeps `data` as its server value.
     func shownValue(ofServerValue data: Data, type: String, id: String) throws -> Data? {
         try syncPendingElements()
         guard !pendingElements.isEmpty, pendingElements.contains(Self.pendingKey(type, id)) else { return nil }
@@ -117,7 +117,7 @@ extension DiskCache {
     }
 
     /// Writes the row of element `id` of `type` as readers should see it: `base` with the
-    /// pending mutations applied (less one whose request in flight sends `base`); with none
+    /// pending mutations applied (less one whose last request sent `base`); with none
     /// pending, `base` itself, and the kept base goes.
     /// Returns the row written (`nil`: the element is not stored).
     func showPending(type: String, id: String, base: ElementBase, version: UInt64, writtenAt: Date) throws

@@ -47,13 +47,15 @@ extension DiskCache {
         for settlement in settlements {
             try await writeFault?("\(settlement.mutation.elementType)|\(settlement.mutation.elementID)")
         }
-        return try await writeTransaction(operation: "write the outbox in") {
+        let settled = try await writeTransaction(operation: "write the outbox in") {
             let version = try advanceVersion()
             let elements = try settlements.map { settlement in
                 try settle(settlement, version: version, writtenAt: writtenAt)
             }
             return (version, elements)
         }
+        forgetSentValues(of: settlements.map(\.mutation.sequence))
+        return settled
     }
 
     /// Settles one mutation inside a transaction, at `version`.
@@ -72,8 +74,8 @@ extension DiskCache {
         case .unchanged: break
         case .answer(let value, let entityTag): base = ElementBase(value: value ?? base.value, entityTag: entityTag)
         case .mutationApplied(let entityTag):
-            // NB: a value fetched while the request was in flight that is the value it sent
-            // holds the mutation already.
+            // NB: a value fetched since the request went that is the value it sent holds the
+            // mutation already.
             let value = try base.value.map { value in
                 holds(mutation, value) ? value : try overlay(for: type).map { try $0(value, [mutation]) } ?? value
             }

@@ -11,7 +11,9 @@ public struct MutationContext<Element: Sendable>: Sendable {
     public let serverValue: Element?
     /// The element with this mutation applied (and the ones performed before it); `nil` when
     /// the store does not hold it (no list, page or detail over the store fetched or saved it):
-    /// the server's answer is then not stored either.
+    /// the server's answer is then not stored either. Sent again after an answer was lost, when
+    /// the server value fetched since is the element this mutation's request sent (the server
+    /// stored it), it is that value, as ``serverValue`` is: the same request again.
     public let edited: Element?
     /// Which attempt this is, from 1, within one run of the queue.
     public let attempt: Int

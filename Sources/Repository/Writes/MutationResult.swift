@@ -8,7 +8,7 @@
 public struct MutationResult<Element: Sendable>: Sendable {
     /// The element as the server holds it now; `nil` when the server did not send it (the
     /// server value is then taken to be the edit applied to the one the store held, or the
-    /// value fetched while the request was in flight when that is the one it sent). It must be
+    /// value fetched since the request went when that is the one it sent). It must be
     /// the element the mutation edits: another one (an answer with another id) rejects the
     /// mutation (``OutboxEvent/rejected(_:_:)``, with a `CacheError` naming both ids), and
     /// nothing of it is stored.

@@ -28,12 +28,11 @@ extension Outbox {
             waitForRetry(pending, failure("read the server value of", key: "\(store.type) \(stored.elementID)", error))
             return false
         }
-        // NB: in flight until it is settled: a fetch meanwhile that brings the value it sends
-        // holds it already (see `DiskCache+RequestsInFlight.swift`). An edit that does not
-        // encode is marked with none: then no fetched value is taken to hold it.
+        // NB: noted before it goes: a value fetched after the server stored it is the value it
+        // sends, and holds it already (see `DiskCache+SentValues.swift`). An edit that does not
+        // encode is noted as none: then no fetched value is taken to hold it.
         let sending = try? context.edited.map(ElementStore<Element>.encoded)
-        store.disk.markInFlight(stored.sequence, sending: sending)
-        defer { store.disk.markLanded(stored.sequence) }
+        store.disk.noteSending(stored, edited: sending)
         let environment = environment
         let result: MutationResult<Element>
         do {
@@ -86,7 +85,9 @@ extension Outbox {
     }
 
     /// What `mutation` is sent with: its key, and the element's server value and shown value;
-    /// with the server value as kept.
+    /// with the server value as kept. A server value that is what the mutation's last request
+    /// sent (fetched after the server stored it, the answer lost) holds the mutation: it is sent
+    /// as it is, the same request again.
     private func context(for mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation)
         async throws -> (MutationContext<Element>, Data?)
     {
@@ -95,7 +96,7 @@ extension Outbox {
         let base = try await baseReads.submit(stored.elementID) { ids in try await disk.bases(type: type, ids: ids) }
         let decoder = JSONDecoder()
         let server = try base?.value.map { try decoder.decode(Element.self, from: $0) }
-        let edited = server.map(mutation.applied(to:))
+        let edited = store.disk.holds(stored, base?.value) ? server : server.map(mutation.applied(to:))
         let context = MutationContext(
             idempotencyKey: stored.idempotencyKey, entityTag: base?.entityTag, serverValue: server, edited: edited,
             attempt: 1)
