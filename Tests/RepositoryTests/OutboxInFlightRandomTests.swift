@@ -6,8 +6,9 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// Appends to one contact performed, sent (the answer coming at once, held while the list is
-/// fetched, or lost on its way back after the server stored the edit), the list fetched, the
+/// Appends to one contact performed, sent (the answer coming at once, held while the list or
+/// the contact's detail is fetched, or lost on its way back after the server stored the edit,
+/// a fetch made before it or not), the list and the detail (with its entity tag) fetched, the
 /// server's copies edited by someone else and the server going off and on line, interleaved at
 /// random: 200 runs, 2,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`). The server
 /// checks an idempotency key's payload, as the IETF draft asks: a key sent again with another
@@ -46,6 +47,8 @@ private final class InFlightRun {
     let context: String
     let server = ContactServer([Contact(id: 1, phone: "s1"), Contact(id: 2, phone: "s2")])
     let lists: KeyedRepository<String, [Contact]>
+    /// Contact 1's detail, fetched with its entity tag ("not modified" when it is the one held).
+    let details: KeyedRepository<Int, Contact>
     let store: ElementStore<Contact>
     let outbox: Outbox<Contact, ContactServer>
     var model = Model()
@@ -56,11 +59,17 @@ private final class InFlightRun {
         store = ElementStore<Contact>(disk: try DiskCache(.file(path: try temporaryCachePath())))
         let server = server
         lists = KeyedRepository(elements: store) { _ in try await server.all() }
+        details = KeyedRepository(elements: store) { id, validators in
+            let (contact, tag) = try await server.contact(id)
+            guard validators.entityTag != tag else { return .notModified(Validators(entityTag: tag)) }
+            return .modified(contact, Validators(entityTag: tag))
+        }
         outbox = Outbox(
             store: store, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1),
             isPaused: true)
         await server.setChecksPayloads(true)
         try await lists.refresh("all")
+        try await details.refresh(1)
     }
 
     /// A pending append, what the server stored under its key and what its last request sent.
@@ -70,8 +79,15 @@ private final class InFlightRun {
         var sent: String?
     }
 
-    /// How a send's first request is answered.
-    enum Answer: CaseIterable { case atOnce, heldWhileTheListIsFetched, lost, lostAfterTheListIsFetched }
+    /// What is fetched while a send's first answer is held.
+    enum Fetch: CaseIterable { case nothing, list, detail }
+
+    /// How a send's first request is answered: at once, or held while `fetch` is made, then
+    /// given or lost.
+    enum Answer {
+        case atOnce
+        case held(while: Fetch, lost: Bool)
+    }
 
     /// What the server and the client hold.
     struct Model {
@@ -80,7 +96,7 @@ private final class InFlightRun {
         var version = 1
         var learned = ["s1", "s2"]
         /// The entity tag the client holds for contact 1 (`nil` after a list fetch changed it).
-        var tag: String?
+        var tag: String? = "v1"
         var pending: [Pending] = []
         var online = true
 
@@ -96,6 +112,22 @@ private final class InFlightRun {
             guard online, server != [shown, learned[1]] else { return }
             if server[0] != learned[0] { tag = nil }
             learned = server
+        }
+
+        /// A detail fetch: the server's value and its entity tag ("not modified" when the tag
+        /// is the one held: then the value is too).
+        mutating func fetchedDetail() {
+            guard online else { return }
+            (learned[0], tag) = (server[0], "v\(version)")
+        }
+
+        /// What a fetch made while an answer is held learns.
+        mutating func fetched(_ fetch: Fetch) {
+            switch fetch {
+            case .nothing: break
+            case .list: fetchedList()
+            case .detail: fetchedDetail()
+            }
         }
 
         /// Whether the first request of a send now stores a value (so an answer held can be
@@ -128,10 +160,10 @@ private final class InFlightRun {
                 (server[0], version) = (edited, version + 1)
                 pending[0].stored = edited
                 defer { first = false }
-                if first, answer == .heldWhileTheListIsFetched || answer == .lostAfterTheListIsFetched {
-                    fetchedList()
+                if first, case .held(let fetch, let lost) = answer {
+                    fetched(fetch)
+                    if lost { return }
                 }
-                if first, answer == .lost || answer == .lostAfterTheListIsFetched { return }
                 pending.removeFirst()
                 (learned[0], tag) = (edited, "v\(version)")
             }
@@ -140,7 +172,7 @@ private final class InFlightRun {
 
     func play(_ random: inout SeededGenerator) async throws {
         for counter in 0..<Int.random(in: 4...14, using: &random) {
-            switch Int.random(in: 0..<10, using: &random) {
+            switch Int.random(in: 0..<11, using: &random) {
             case 0..<3:
                 try await step("perform +\(counter)") {
                     try await self.outbox.perform(AppendToPhone(id: 1, suffix: "+\(counter)"))
@@ -148,13 +180,19 @@ private final class InFlightRun {
                 model.pending.append(Pending(suffix: "+\(counter)"))
             case 3..<6:
                 let answer =
-                    model.firstRequestStores ? Answer.allCases.randomElement(using: &random)! : Answer.atOnce
+                    model.firstRequestStores && Bool.random(using: &random)
+                    ? Answer.held(
+                        while: Fetch.allCases.randomElement(using: &random)!, lost: Bool.random(using: &random))
+                    : Answer.atOnce
                 try await step("send, answer \(answer)") { await self.send(answer) }
                 model.send(answer)
             case 6:
-                try await step("fetch list") { _ = try? await self.lists.refresh("all") }
+                try await step("fetch list") { await self.fetch(.list) }
                 model.fetchedList()
-            case 7, 8:
+            case 7:
+                try await step("fetch detail") { await self.fetch(.detail) }
+                model.fetchedDetail()
+            case 8, 9:
                 let id = Int.random(in: 1...2, using: &random)
                 try await step("server edits \(id)") { await self.server.setPhone(of: id, to: "x\(counter)") }
                 model.server[id - 1] = "x\(counter)"
@@ -171,25 +209,33 @@ private final class InFlightRun {
     /// Sends what is pending, the first request answered as `answer` says; the outbox stays
     /// paused after.
     private func send(_ answer: Answer) async {
-        guard answer != .atOnce else {
+        guard case .held(let fetch, let lost) = answer else {
             await outbox.resume()
             outbox.pause()
             return
         }
-        let lost = answer == .lost || answer == .lostAfterTheListIsFetched
         let gate = server.holdNextAnswer(losingIt: lost)
         let sending = Task { [outbox] in
             await outbox.resume()
             outbox.pause()
         }
         await gate.requested()
-        if answer != .lost { _ = try? await lists.refresh("all") }
+        await self.fetch(fetch)
         // NB: a lost answer's run is paused first: a run asked for meanwhile (the launch's, a
         // perform's, a fetch's after a failure: each from a task of its own, which may come
         // late) would send the mutation again at once. Sent on, the others find nothing to do.
         if lost { outbox.pause() }
         gate.release()
         await sending.value
+    }
+
+    /// Fetches the list or the detail (a failure, offline, is the model's to expect).
+    private func fetch(_ fetch: Fetch) async {
+        switch fetch {
+        case .nothing: break
+        case .list: _ = try? await lists.refresh("all")
+        case .detail: _ = try? await details.refresh(1)
+        }
     }
 
     private func step(_ name: String, _ body: () async throws -> Void) async throws {
@@ -202,6 +248,8 @@ private final class InFlightRun {
         let list = try await lists.value(for: "all", policy: .returnCacheDontLoad)?.value.map(\.phone)
         #expect(list == [model.shown, model.learned[1]], "the list, \(where_)")
         #expect(try await store.element(id: 1)?.phone == model.shown, "the row, \(where_)")
+        let detail = try await details.value(for: 1, policy: .returnCacheDontLoad)?.value.phone
+        #expect(detail == model.shown, "the detail, \(where_)")
         let pending = try await outbox.pendingMutations().compactMap { ($0.mutation as? AppendToPhone)?.suffix }
         #expect(pending == model.pending.map(\.suffix), "the outbox, \(where_)")
         #expect(await server.phone(of: 1) == model.server[0], "the server, \(where_)")
