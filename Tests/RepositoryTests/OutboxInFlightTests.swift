@@ -6,11 +6,12 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// A fetch that lands while a mutation's request is in flight, bringing the server's value of
-/// the element: when that value is the one the request sends (the server applied it before the
-/// answer came), the mutation is in it already and is not shown over it a second time (an
-/// append twice); when it is another, the mutation is shown over it, as over any fetched value.
-/// (A fetch that brings the list as it is shown writes nothing, whatever is in flight.)
+/// A fetch that lands after the server stored a mutation's edit, while its answer is on the way
+/// (or after the answer was lost), bringing the server's value of the element: that value is
+/// the one the request sent, so the mutation is in it already and is not shown over it a second
+/// time (an append twice), a "done" leaves it as the server value, and a lost answer's mutation
+/// is sent again as the same request. A value that is another gets the mutation shown over it,
+/// as any fetched value does. (A fetch that brings the list as it is shown writes nothing.)
 @Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxInFlightTests {
     typealias Contact = ElementStoreTests.Contact
@@ -35,7 +36,7 @@ struct OutboxInFlightTests {
             isPaused: true)
     }
 
-    /// The list, contact 1's detail and a relaunch over the file: what each shows of contact 1.
+    /// What the list, contact 1's detail, its row and a relaunch's list show of contact 1.
     func shown() async throws -> [String?] {
         let relaunched = Contacts(elements: ElementStore<Contact>(disk: try DiskCache(.file(path: path)))) { _ in [] }
         return [
