@@ -170,6 +170,18 @@ actor ContactServer {
     }
 }
 
+extension ContactServer {
+    /// A repository of details of these contacts over `store`, each fetched with its entity tag
+    /// ("not modified" when the tag held is the current one), as an app's detail screen is.
+    nonisolated func conditionalDetails(over store: ElementStore<Contact>) -> KeyedRepository<Int, Contact> {
+        KeyedRepository(elements: store) { id, validators in
+            let (contact, tag) = try await self.contact(id)
+            guard validators.entityTag != tag else { return .notModified(Validators(entityTag: tag)) }
+            return .modified(contact, Validators(entityTag: tag))
+        }
+    }
+}
+
 extension Outbox {
     /// Its events that end a send, ``OutboxEvent/sending`` left out.
     var outcomes:

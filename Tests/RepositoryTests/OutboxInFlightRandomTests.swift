@@ -59,11 +59,7 @@ private final class InFlightRun {
         store = ElementStore<Contact>(disk: try DiskCache(.file(path: try temporaryCachePath())))
         let server = server
         lists = KeyedRepository(elements: store) { _ in try await server.all() }
-        details = KeyedRepository(elements: store) { id, validators in
-            let (contact, tag) = try await server.contact(id)
-            guard validators.entityTag != tag else { return .notModified(Validators(entityTag: tag)) }
-            return .modified(contact, Validators(entityTag: tag))
-        }
+        details = server.conditionalDetails(over: store)
         outbox = Outbox(
             store: store, environment: server, mutations: [AppendToPhone.self], retryPolicy: RetryPolicy(attempts: 1),
             isPaused: true)
