@@ -29,7 +29,7 @@ struct OutboxInFlightTests {
         store = ElementStore<Contact>(disk: try DiskCache(.file(path: path)))
         let server = server
         lists = Contacts(elements: store) { _ in try await server.all() }
-        details = KeyedRepository<Int, Contact>(elements: store) { id in try await server.contact(id).0 }
+        details = server.conditionalDetails(over: store)
         outbox = Outbox(
             store: store, environment: server, mutations: [AppendToPhone.self, AppendToPhoneAnsweringDone.self],
             retryPolicy: RetryPolicy(attempts: 1),
@@ -177,6 +177,44 @@ struct OutboxInFlightTests {
         #expect(keys.count == 3 && keys[0] == keys[1], "+a sent twice with one key, then +b")
         #expect(await server.phone(of: 1) == "one+a+b")
         try await expectShown("one+a+b")
+    }
+}
+
+/// Sent again after a conflict the client won, over the server's value with its entity tag
+/// and a new key, an answer lost and nothing learned of the element since: the mutation is sent
+/// again as that request, not made again over the copy it was first made on (another body
+/// under the same key, which a server that checks a key's payload refuses: a rollback to a
+/// value the server no longer holds, and an edit that took effect reported rejected).
+extension OutboxInFlightTests {
+    @Test func aResendAfterAConflictWhoseAnswerIsLostIsSentAgainAsTheSameRequest() async throws {
+        await server.setChecksPayloads(true)
+        try await lists.refresh("all")
+        try await details.refresh(1)
+        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "client"))
+        await server.setPhone(of: 1, to: "uno")
+        var events = outbox.events.makeAsyncIterator()
+        let gate = server.holdNextAnswer(losingIt: true)
+        let resuming = Task { [outbox] in await outbox.resume() }
+        await gate.requested()
+        outbox.pause()
+        gate.release()
+        await resuming.value
+        #expect(await server.phone(of: 1) == "uno+a", "sent again over the server's value, and stored")
+        #expect(try await outbox.pendingCount() == 1, "the answer was lost")
+
+        await outbox.resume()
+        var outcome: String?
+        while outcome == nil, let event = await events.next() {
+            switch event {
+            case .confirmed: outcome = "confirmed"
+            case .rejected(_, let error): outcome = "rejected: \(error)"
+            default: continue
+            }
+        }
+        #expect(outcome == "confirmed")
+        let keys = await server.keys
+        #expect(keys.count == 3 && keys[0] != keys[1] && keys[1] == keys[2], "a new key after the conflict, sent twice")
+        try await expectShown("uno+a")
     }
 }
 

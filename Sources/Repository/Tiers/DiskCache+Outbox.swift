@@ -191,7 +191,7 @@ extension DiskCache {
             }
             return (version, shown, lastSequence)
         }
-        forgetSentValues(ofType: type)
+        forgetSentRequests(ofType: type)
         return removed
     }
 

@@ -40,7 +40,7 @@ extension DiskCache {
     /// Inside a write of element rows: the value to store in the row of element `id` of
     /// `type` when `data` is its server value and it has pending mutations (the one readers
     /// see: `data` with them applied, less one whose last request sent `data` (see
-    /// `DiskCache+SentValues.swift`); when no overlay is set for the type yet, the row as it
+    /// `DiskCache+SentRequests.swift`); when no overlay is set for the type yet, the row as it
     /// is); `nil` when it has none, so `data` is its row. Then `writeBase` keeps `data` as its server value.
     func shownValue(ofServerValue data: Data, type: String, id: String) throws -> Data? {
         try syncPendingElements()

@@ -54,7 +54,7 @@ extension DiskCache {
             }
             return (version, elements)
         }
-        forgetSentValues(of: settlements.map(\.mutation.sequence))
+        forgetSentRequests(of: settlements.map(\.mutation.sequence))
         return settled
     }
 

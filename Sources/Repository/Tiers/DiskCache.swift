@@ -76,9 +76,9 @@ public actor DiskCache {
     /// hop onto the actor, so an outbox has its overlay in place before any write after it is
     /// made.
     let overlaySlots = Locked<[String: ElementOverlay]>([:])
-    /// What the last request of each pending mutation sent, by its sequence (see
-    /// `DiskCache+SentValues.swift`).
-    let sentValues = Locked<[Int: SentValue]>([:])
+    /// The last request of each pending mutation, by its sequence (see
+    /// `DiskCache+SentRequests.swift`).
+    let sentRequests = Locked<[Int: SentRequest]>([:])
     /// What the element stores and outboxes over this connection share, by what it is for
     /// (see `DiskCache+Shared.swift`).
     let sharedParts = Locked<[String: any Sendable]>([:])

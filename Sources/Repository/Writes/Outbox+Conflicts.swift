@@ -83,7 +83,7 @@ extension Outbox {
         let context = MutationContext(
             idempotencyKey: renewed.idempotencyKey, entityTag: details.entityTag, serverValue: details.server,
             edited: sent, attempt: 1)
-        return await send(mutation, renewed, resending: context)
+        return await send(mutation, renewed, resending: context, over: conflict.sentOver)
     }
 
     /// The conflict `error` reports, also after the retry policy's attempts.

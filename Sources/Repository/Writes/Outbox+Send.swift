@@ -8,10 +8,11 @@ extension Outbox {
     /// its conflict waits for the app).
     ///
     /// A mutation sent again after a conflict (`resending`) goes with that context: the server's
-    /// value, its entity tag and the value to send. What the server says then is its answer.
+    /// value, its entity tag and the value to send; `keptBase` is the element's kept server value
+    /// then. What the server says then is its answer.
     func send(
         _ mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation,
-        resending: MutationContext<Element>? = nil
+        resending: MutationContext<Element>? = nil, over keptBase: Data? = nil
     ) async -> Bool {
         let pending = pending(stored, mutation)
         let context: MutationContext<Element>
@@ -29,10 +30,15 @@ extension Outbox {
             return false
         }
         // NB: noted before it goes: a value fetched after the server stored it is the value it
-        // sends, and holds it already (see `DiskCache+SentValues.swift`). An edit that does not
+        // sends, and holds it already; sent again, it is this request again while nothing new
+        // is learned of the element (see `DiskCache+SentRequests.swift`). An edit that does not
         // encode is noted as none: then no fetched value is taken to hold it.
         let sending = try? context.edited.map(ElementStore<Element>.encoded)
-        store.disk.noteSending(stored, edited: sending)
+        store.disk.noteSending(
+            stored,
+            DiskCache.SentRequest(
+                elementType: stored.elementType, value: sending, keptBase: resending == nil ? base : keptBase,
+                context: context))
         let environment = environment
         let result: MutationResult<Element>
         do {
@@ -85,15 +91,21 @@ extension Outbox {
     }
 
     /// What `mutation` is sent with: its key, and the element's server value and shown value;
-    /// with the server value as kept. A server value that is what the mutation's last request
-    /// sent (fetched after the server stored it, the answer lost) holds the mutation: it is sent
-    /// as it is, the same request again.
+    /// with the server value as kept. The mutation's last request again when the kept server
+    /// value is the one it went with (its answer was lost: the same body and entity tag under
+    /// the same key). A server value that is what that request sent (fetched after the server
+    /// stored it) holds the mutation: it is sent as it is.
     private func context(for mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation)
         async throws -> (MutationContext<Element>, Data?)
     {
         // NB: the reads of elements sent side by side that wait together are one hop onto the file.
         let (disk, type) = (store.disk, store.type)
         let base = try await baseReads.submit(stored.elementID) { ids in try await disk.bases(type: type, ids: ids) }
+        if let last = store.disk.lastRequest(of: stored), last.keptBase == base?.value,
+            let context = last.context as? MutationContext<Element>, context.idempotencyKey == stored.idempotencyKey
+        {
+            return (context, base?.value)
+        }
         let decoder = JSONDecoder()
         let server = try base?.value.map { try decoder.decode(Element.self, from: $0) }
         let edited = store.disk.holds(stored, base?.value) ? server : server.map(mutation.applied(to:))

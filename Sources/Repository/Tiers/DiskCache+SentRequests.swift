@@ -1,9 +1,10 @@
 import ContentLoadingSupport
 import Foundation
 
-/// What the last request of each pending mutation sent (its element edited:
-/// ``MutationContext/edited``), as the outboxes over this connection note it before each
-/// request, kept until the mutation leaves the outbox.
+/// The last request of each pending mutation, as the outboxes over this connection note it
+/// before it goes, kept until the mutation leaves the outbox: the value it sent (its element
+/// edited: ``MutationContext/edited``), the element's kept server value when it went, and its
+/// context.
 ///
 /// A server that stores an edit hands out the value sent to any fetch made after it, and its
 /// answer may come later or not at all (lost on its way back). Taken as the element's server
@@ -15,40 +16,52 @@ import Foundation
 /// that is the value the mutation's last request sent holds it: the mutations after it are
 /// shown over it, a "done" leaves it, and the next request sends it as it is. A server value
 /// that is another (the request has not landed, or someone else changed the element) gets the
-/// mutation applied, as any fetched value does.
+/// mutation applied, as any fetched value does. And while nothing new is learned of the
+/// element (its kept server value is the one the last request went with), a mutation sent
+/// again is that request again: the same value, entity tag and key (after a conflict the
+/// client won, the request made over the server's value, not one made again over the copy
+/// kept).
 ///
 /// NB: in memory, on this connection: a fetch written through another connection (another
 /// process) does not know what this one sent, nor does the next launch.
 extension DiskCache {
-    /// What the last request of a pending mutation sent.
-    struct SentValue: Sendable {
+    /// The last request of a pending mutation.
+    struct SentRequest: Sendable {
         let elementType: String
-        let value: Data
+        /// The value it sent, encoded as a row is; `nil`: the store held no value of the
+        /// element (nothing fetched is taken to hold it).
+        let value: Data?
+        /// The element's kept server value when it went.
+        let keptBase: Data?
+        /// Its `MutationContext`, for the outbox of the element type to send again.
+        let context: any Sendable
     }
 
-    /// Notes that a request of `mutation` sends `edited` (encoded as a row is; `nil`: the store
-    /// holds no value of the element, and nothing fetched is taken to hold it).
-    nonisolated func noteSending(_ mutation: StoredMutation, edited: Data?) {
-        sentValues.withLock {
-            $0[mutation.sequence] = edited.map { SentValue(elementType: mutation.elementType, value: $0) }
-        }
+    /// Notes that `request` of `mutation` goes.
+    nonisolated func noteSending(_ mutation: StoredMutation, _ request: SentRequest) {
+        sentRequests.withLock { $0[mutation.sequence] = request }
+    }
+
+    /// The last request of `mutation` noted; `nil` when none went from this connection.
+    nonisolated func lastRequest(of mutation: StoredMutation) -> SentRequest? {
+        sentRequests.withLock { $0[mutation.sequence] }
     }
 
     /// Forgets what the mutations with `sequences` sent: they left the outbox.
-    nonisolated func forgetSentValues(of sequences: some Sequence<Int>) {
-        sentValues.withLock { sent in for sequence in sequences { sent[sequence] = nil } }
+    nonisolated func forgetSentRequests(of sequences: some Sequence<Int>) {
+        sentRequests.withLock { sent in for sequence in sequences { sent[sequence] = nil } }
     }
 
     /// Forgets what the mutations of elements of `type` sent: the outbox of `type` was emptied.
-    nonisolated func forgetSentValues(ofType type: String) {
-        sentValues.withLock { sent in sent = sent.filter { $0.value.elementType != type } }
+    nonisolated func forgetSentRequests(ofType type: String) {
+        sentRequests.withLock { sent in sent = sent.filter { $0.value.elementType != type } }
     }
 
     /// Whether `server`, an element's server value, is what the last request of `mutation`
     /// sent: then it holds the mutation already.
     nonisolated func holds(_ mutation: StoredMutation, _ server: Data?) -> Bool {
         guard let server else { return false }
-        return sentValues.withLock { $0[mutation.sequence]?.value } == server
+        return lastRequest(of: mutation)?.value == server
     }
 
     /// The mutations of `pending` (an element's, in order) to show over `server`: every one,
