@@ -33,6 +33,9 @@ extension DiskCache {
         let value: Data?
         /// The element's kept server value when it went.
         let keptBase: Data?
+        /// Whether it was made over ``keptBase`` (the mutation applied to it), not over a
+        /// conflict's server value.
+        let isOverKeptBase: Bool
         /// Its `MutationContext`, for the outbox of the element type to send again.
         let context: any Sendable
     }

@@ -17,11 +17,14 @@ extension Outbox {
         let pending = pending(stored, mutation)
         let context: MutationContext<Element>
         var base: Data?
+        // NB: whether `context` was made over `base`, so that an answer that is the value sent is
+        // what the row shows already (see `DiskCache.Settlement.sentOver`).
+        var isOverBase = false
         do {
             if let resending {
                 context = resending
             } else {
-                (context, base) = try await self.context(for: mutation, stored)
+                (context, base, isOverBase) = try await self.context(for: mutation, stored)
             }
         } catch {
             // NB: a kept server value that does not read waits too: the next fetch of the
@@ -38,7 +41,7 @@ extension Outbox {
             stored,
             DiskCache.SentRequest(
                 elementType: stored.elementType, value: sending, keptBase: resending == nil ? base : keptBase,
-                context: context))
+                isOverKeptBase: isOverBase, context: context))
         let environment = environment
         let result: MutationResult<Element>
         do {
@@ -69,7 +72,7 @@ extension Outbox {
             if let value = result.value {
                 let answer = try ElementStore<Element>.encoded(value)
                 change = .answer(answer, entityTag: result.entityTag)
-                if let base, let sending { sentOver = (base, sending) }
+                if isOverBase, let base, let sending { sentOver = (base, sending) }
             } else if resending != nil {
                 // NB: the value sent over the server's, not the mutation over the copy kept.
                 change = .answer(try context.edited.map(ElementStore<Element>.encoded), entityTag: result.entityTag)
@@ -96,7 +99,7 @@ extension Outbox {
     /// the same key). A server value that is what that request sent (fetched after the server
     /// stored it) holds the mutation: it is sent as it is.
     private func context(for mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation)
-        async throws -> (MutationContext<Element>, Data?)
+        async throws -> (MutationContext<Element>, base: Data?, isOverBase: Bool)
     {
         // NB: the reads of elements sent side by side that wait together are one hop onto the file.
         let (disk, type) = (store.disk, store.type)
@@ -104,7 +107,7 @@ extension Outbox {
         if let last = store.disk.lastRequest(of: stored), last.keptBase == base?.value,
             let context = last.context as? MutationContext<Element>, context.idempotencyKey == stored.idempotencyKey
         {
-            return (context, base?.value)
+            return (context, base?.value, last.isOverKeptBase)
         }
         let decoder = JSONDecoder()
         let server = try base?.value.map { try decoder.decode(Element.self, from: $0) }
@@ -112,7 +115,7 @@ extension Outbox {
         let context = MutationContext(
             idempotencyKey: stored.idempotencyKey, entityTag: base?.entityTag, serverValue: server, edited: edited,
             attempt: 1)
-        return (context, base?.value)
+        return (context, base?.value, true)
     }
 
     /// Rolls `stored` back alone and tells ``OutboxEvent/rejected(_:_:)`` with `error`; `false`,
