@@ -6,11 +6,12 @@ import Foundation
 import KitTestSupport
 import Testing
 
-/// Appends to one contact performed, sent (the answer coming at once, held while the list or
+/// Appends to one contact performed (their conflicts won by the client, sent again over the
+/// server's value, or by the server), sent (the answer coming at once, held while the list or
 /// the contact's detail is fetched, or lost on its way back after the server stored the edit,
 /// a fetch made before it or not), the list and the detail (with its entity tag) fetched, the
 /// server's copies edited by someone else and the server going off and on line, interleaved at
-/// random: 200 runs, 2,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`). The server
+/// random: 500 runs, 2,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`). The server
 /// checks an idempotency key's payload, as the IETF draft asks: a key sent again with another
 /// value is refused.
 ///
@@ -18,10 +19,11 @@ import Testing
 /// learned with the pending mutations applied, less the first when that value is what its
 /// last request sent (the server stored it); the outbox holds the model's pending mutations;
 /// the server holds what the model says: no edit shown twice, none sent twice, none reported
-/// rejected after it took effect.
+/// rejected after it took effect. A mutation sent again while nothing new was learned of the
+/// contact is its last request again (the model's `last`).
 @Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct OutboxInFlightRandomTests {
-    static let runs = RandomizedRuns.count(full: 2_000, usual: 200)
+    static let runs = RandomizedRuns.count(full: 2_000, usual: 500)
 
     @Test func randomSendsFetchesAndEditsShowEachPendingMutationOnce() async throws {
         // NB: a failure names its seed; `CLK_IN_FLIGHT_SEED=<seed>` plays that seed again.
@@ -68,11 +70,14 @@ private final class InFlightRun {
         try await details.refresh(1)
     }
 
-    /// A pending append, what the server stored under its key and what its last request sent.
+    /// A pending append: whether it wins its conflicts (sent again over the server's value) or
+    /// the server does, what the server stored under its key, and its last request (the value
+    /// learned when it went, the value it sent, its `If-Match`).
     struct Pending {
         let suffix: String
+        let clientWins: Bool
         var stored: String?
-        var sent: String?
+        var last: (learned: String, sent: String, ifMatch: String?)?
     }
 
     /// What is fetched while a send's first answer is held.
@@ -80,9 +85,16 @@ private final class InFlightRun {
 
     /// How a send's first request is answered: at once, or held while `fetch` is made, then
     /// given or lost.
-    enum Answer {
+    enum Answer: CustomStringConvertible {
         case atOnce
         case held(while: Fetch, lost: Bool)
+
+        var description: String {
+            switch self {
+            case .atOnce: "at once"
+            case .held(let fetch, let lost): "held while fetching \(fetch), then \(lost ? "lost" : "given")"
+            }
+        }
     }
 
     /// What the server and the client hold.
@@ -98,7 +110,7 @@ private final class InFlightRun {
 
         /// What contact 1's readers show.
         var shown: String {
-            let showing = pending.first.map { $0.sent == learned[0] } == true ? pending.dropFirst() : pending[...]
+            let showing = pending.first?.last?.sent == learned[0] ? pending.dropFirst() : pending[...]
             return learned[0] + showing.map(\.suffix).joined()
         }
 
@@ -126,43 +138,57 @@ private final class InFlightRun {
             }
         }
 
-        /// Whether the first request of a send now stores a value (so an answer held can be
-        /// waited for).
-        var firstRequestStores: Bool {
-            guard online, let first = pending.first, first.stored == nil else { return false }
-            return tag == nil || tag == "v\(version)"
+        /// Whether a send now stores a value (so an answer held can be waited for).
+        var sendStores: Bool {
+            var probe = self
+            return probe.send(.atOnce)
         }
 
-        /// A send: contact 1's mutations in order, until one stays pending.
-        mutating func send(_ answer: Answer) {
-            var first = true
+        /// A send: contact 1's mutations in order, until one stays pending; whether a request
+        /// stored a value. The first that does is answered as `answer` says.
+        @discardableResult mutating func send(_ answer: Answer) -> Bool {
+            var stores = false
             while let mutation = pending.first {
-                let edited = mutation.sent == learned[0] ? learned[0] : learned[0] + mutation.suffix
+                // NB: the last request again while nothing new is learned; else made over the
+                // value learned, as it is when that is what the last request sent.
+                var (edited, ifMatch) = (learned[0] + mutation.suffix, tag)
+                if let last = mutation.last, last.learned == learned[0] {
+                    (edited, ifMatch) = (last.sent, last.ifMatch)
+                } else if mutation.last?.sent == learned[0] {
+                    edited = learned[0]
+                }
                 // NB: noted before the request goes, reached or not.
-                pending[0].sent = edited
-                guard online else { return }
+                pending[0].last = (learned[0], edited, ifMatch)
+                guard online else { return stores }
                 if let stored = mutation.stored {
                     pending.removeFirst()
                     // NB: the key's answer again, or a refusal of another value under it (rolled back).
                     if stored == edited { (learned[0], tag) = (stored, "v\(version)") }
                     continue
                 }
-                if let tag, tag != "v\(version)" {
-                    // NB: a 412, which the server wins: its value, rolled back to.
-                    pending.removeFirst()
-                    (learned[0], self.tag) = (server[0], "v\(version)")
-                    continue
+                if let ifMatch, ifMatch != "v\(version)" {
+                    guard mutation.clientWins else {
+                        // NB: a 412 the server wins: its value, rolled back to.
+                        pending.removeFirst()
+                        (learned[0], tag) = (server[0], "v\(version)")
+                        continue
+                    }
+                    // NB: a 412 the client wins: sent again at once over the server's value,
+                    // with its entity tag and a new key.
+                    edited = server[0] + mutation.suffix
+                    pending[0].last = (learned[0], edited, "v\(version)")
                 }
                 (server[0], version) = (edited, version + 1)
                 pending[0].stored = edited
-                defer { first = false }
-                if first, case .held(let fetch, let lost) = answer {
+                defer { stores = true }
+                if !stores, case .held(let fetch, let lost) = answer {
                     fetched(fetch)
-                    if lost { return }
+                    if lost { return true }
                 }
                 pending.removeFirst()
                 (learned[0], tag) = (edited, "v\(version)")
             }
+            return stores
         }
     }
 
@@ -170,13 +196,15 @@ private final class InFlightRun {
         for counter in 0..<Int.random(in: 4...14, using: &random) {
             switch Int.random(in: 0..<11, using: &random) {
             case 0..<3:
-                try await step("perform +\(counter)") {
-                    try await self.outbox.perform(AppendToPhone(id: 1, suffix: "+\(counter)"))
+                let clientWins = Bool.random(using: &random)
+                try await step("perform +\(counter)\(clientWins ? ", the client wins" : "")") {
+                    try await self.outbox.perform(
+                        AppendToPhone(id: 1, suffix: "+\(counter)", onConflict: clientWins ? "client" : "server"))
                 }
-                model.pending.append(Pending(suffix: "+\(counter)"))
+                model.pending.append(Pending(suffix: "+\(counter)", clientWins: clientWins))
             case 3..<6:
                 let answer =
-                    model.firstRequestStores && Bool.random(using: &random)
+                    model.sendStores && Bool.random(using: &random)
                     ? Answer.held(
                         while: Fetch.allCases.randomElement(using: &random)!, lost: Bool.random(using: &random))
                     : Answer.atOnce
@@ -250,7 +278,9 @@ private final class InFlightRun {
         #expect(pending == model.pending.map(\.suffix), "the outbox, \(where_)")
         #expect(await server.phone(of: 1) == model.server[0], "the server, \(where_)")
         if list != [model.shown, model.learned[1]] { throw Stop() }
-        if model.pending.first?.sent == model.learned[0] { Self.checksOfAValueHoldingIt.withLock { $0 += 1 } }
+        if model.pending.first?.last?.sent == model.learned[0] {
+            Self.checksOfAValueHoldingIt.withLock { $0 += 1 }
+        }
     }
 
     /// Ends a run at its first mismatch (the rest would only repeat it).
