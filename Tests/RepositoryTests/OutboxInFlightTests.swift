@@ -226,16 +226,46 @@ extension OutboxInFlightTests {
     }
 }
 
-/// Appends to a contact's phone; the answer says "done" without the contact.
+/// The same, answered "done" (no value): the server value is what that request sent (made over
+/// the server's value the conflict came with), not the mutation applied to the copy kept.
+extension OutboxInFlightTests {
+    @Test func aResendAfterAConflictAnsweredDoneLeavesWhatItSentAsTheServersValue() async throws {
+        await server.setChecksPayloads(true)
+        try await lists.refresh("all")
+        try await details.refresh(1)
+        try await outbox.perform(AppendToPhoneAnsweringDone(id: 1, suffix: "+a", clientWins: true))
+        await server.setPhone(of: 1, to: "uno")
+        let gate = server.holdNextAnswer(losingIt: true)
+        let resuming = Task { [outbox] in await outbox.resume() }
+        await gate.requested()
+        outbox.pause()
+        gate.release()
+        await resuming.value
+        #expect(try await outbox.pendingCount() == 1, "the answer was lost")
+
+        await outbox.resume()
+        #expect(try await outbox.pendingCount() == 0, "done")
+        #expect(await server.phone(of: 1) == "uno+a")
+        try await expectShown("uno+a")
+    }
+}
+
+/// Appends to a contact's phone, with `If-Match`; the answer says "done" without the contact.
+/// `clientWins`: a conflict is sent again over the server's value.
 struct AppendToPhoneAnsweringDone: Mutation {
     let id: Int
     let suffix: String
+    var clientWins = false
     var elementID: Int { id }
     func apply(to contact: inout ElementStoreTests.Contact) { contact.phone += suffix }
     func send(using server: ContactServer, context: MutationContext<ElementStoreTests.Contact>) async throws
         -> MutationResult<ElementStoreTests.Contact>
     {
-        let answer = try await server.put(context.edited, key: context.idempotencyKey, rejecting: false)
+        let answer = try await server.put(
+            context.edited, key: context.idempotencyKey, ifMatch: context.entityTag, rejecting: false)
         return MutationResult(value: nil, entityTag: answer.entityTag)
+    }
+    func resolve(_ conflict: MutationConflict<ElementStoreTests.Contact>) -> ConflictResolution {
+        clientWins ? .clientWins : .serverWins
     }
 }

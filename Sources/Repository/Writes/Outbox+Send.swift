@@ -73,9 +73,10 @@ extension Outbox {
                 let answer = try ElementStore<Element>.encoded(value)
                 change = .answer(answer, entityTag: result.entityTag)
                 if isOverBase, let base, let sending { sentOver = (base, sending) }
-            } else if resending != nil {
-                // NB: the value sent over the server's, not the mutation over the copy kept.
-                change = .answer(try context.edited.map(ElementStore<Element>.encoded), entityTag: result.entityTag)
+            } else if !isOverBase {
+                // NB: the value sent over the server's (after a conflict, or that request again),
+                // not the mutation over the copy kept.
+                change = .answer(sending, entityTag: result.entityTag)
             } else {
                 change = .mutationApplied(entityTag: result.entityTag)
             }
