@@ -180,6 +180,10 @@ private final class OutboxRun {
         /// The refusal (412) the server remembers under the mutation's idempotency key: the
         /// server's value and entity tag it came with.
         var refusal: (server: String, tag: String)?
+        /// A request sent again after a conflict that did not get through (offline, or a 412):
+        /// the value learned when the conflict came, the value it sent and its `If-Match`. Sent
+        /// again as it is while nothing new is learned of the element (until a relaunch).
+        var resent: (learned: String, edited: String, tag: String)?
 
         var description: String { "\(id)\(suffix)" }
     }
@@ -305,6 +309,7 @@ private final class OutboxRun {
                     mutation.resolution = nil
                     mutation.refusal = nil
                     let edited = held.server + (resolution == "merge" ? " & " + held.local : mutation.suffix)
+                    mutation.resent = (held.learned, edited, held.tag)
                     guard online, sent(edited, of: &mutation, ifMatch: held.tag) else {
                         stopped.insert(id)
                         kept.append(mutation)
@@ -319,10 +324,17 @@ private final class OutboxRun {
                     continue
                 }
                 if mutation.suffix == "+reject" { continue }
-                let edited = learned[id, default: ""] + mutation.suffix
+                // NB: a request sent again after a conflict that did not get through goes again as
+                // it is while nothing new is learned of the element; else it is made again.
+                var (edited, ifMatch) = (learned[id, default: ""] + mutation.suffix, entityTags[id])
+                if let resent = mutation.resent, resent.learned == learned[id, default: ""] {
+                    (edited, ifMatch) = (resent.edited, resent.tag)
+                } else {
+                    mutation.resent = nil
+                }
                 // NB: a key the server refused before is refused again, with what it said then.
                 var conflict = mutation.refusal
-                if conflict == nil, let tag = entityTags[id], tag != serverTag(id) {
+                if conflict == nil, let tag = ifMatch, tag != serverTag(id) {
                     conflict = (server[id, default: ""], serverTag(id))
                     mutation.refusal = conflict
                 }
@@ -343,6 +355,7 @@ private final class OutboxRun {
                     mutation.refusal = nil
                     let resent =
                         conflict.server + (mutation.onConflict == "merge" ? " & " + edited : mutation.suffix)
+                    mutation.resent = (learned[id, default: ""], resent, conflict.tag)
                     if !sent(resent, of: &mutation, ifMatch: conflict.tag) {
                         stopped.insert(id)
                         kept.append(mutation)
@@ -415,6 +428,7 @@ private final class OutboxRun {
             for index in pending.indices {
                 pending[index].held = nil
                 pending[index].resolution = nil
+                pending[index].resent = nil
             }
         }
     }
