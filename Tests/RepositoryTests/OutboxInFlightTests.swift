@@ -186,19 +186,29 @@ struct OutboxInFlightTests {
 /// under the same key, which a server that checks a key's payload refuses: a rollback to a
 /// value the server no longer holds, and an edit that took effect reported rejected).
 extension OutboxInFlightTests {
-    @Test func aResendAfterAConflictWhoseAnswerIsLostIsSentAgainAsTheSameRequest() async throws {
+    /// Performs `mutation` (+a on contact 1, winning its conflicts) and sends it after the
+    /// server's copy changed, to a server that checks a key's payload: a 412, then the resend
+    /// over the server's value, stored and its answer lost; the outbox paused after.
+    func sendAConflictTheClientWinsLosingTheResendsAnswer(_ mutation: any Mutation<Contact, ContactServer>)
+        async throws
+    {
         await server.setChecksPayloads(true)
         try await lists.refresh("all")
         try await details.refresh(1)
-        try await outbox.perform(AppendToPhone(id: 1, suffix: "+a", onConflict: "client"))
+        try await outbox.perform(mutation)
         await server.setPhone(of: 1, to: "uno")
-        var events = outbox.events.makeAsyncIterator()
         let gate = server.holdNextAnswer(losingIt: true)
         let resuming = Task { [outbox] in await outbox.resume() }
         await gate.requested()
         outbox.pause()
         gate.release()
         await resuming.value
+    }
+
+    @Test func aResendAfterAConflictWhoseAnswerIsLostIsSentAgainAsTheSameRequest() async throws {
+        var events = outbox.events.makeAsyncIterator()
+        try await sendAConflictTheClientWinsLosingTheResendsAnswer(
+            AppendToPhone(id: 1, suffix: "+a", onConflict: "client"))
         #expect(await server.phone(of: 1) == "uno+a", "sent again over the server's value, and stored")
         #expect(try await outbox.pendingCount() == 1, "the answer was lost")
         try await outbox.perform(AppendToPhone(id: 1, suffix: "+b"))
@@ -230,17 +240,8 @@ extension OutboxInFlightTests {
 /// the server's value the conflict came with), not the mutation applied to the copy kept.
 extension OutboxInFlightTests {
     @Test func aResendAfterAConflictAnsweredDoneLeavesWhatItSentAsTheServersValue() async throws {
-        await server.setChecksPayloads(true)
-        try await lists.refresh("all")
-        try await details.refresh(1)
-        try await outbox.perform(AppendToPhoneAnsweringDone(id: 1, suffix: "+a", clientWins: true))
-        await server.setPhone(of: 1, to: "uno")
-        let gate = server.holdNextAnswer(losingIt: true)
-        let resuming = Task { [outbox] in await outbox.resume() }
-        await gate.requested()
-        outbox.pause()
-        gate.release()
-        await resuming.value
+        try await sendAConflictTheClientWinsLosingTheResendsAnswer(
+            AppendToPhoneAnsweringDone(id: 1, suffix: "+a", clientWins: true))
         #expect(try await outbox.pendingCount() == 1, "the answer was lost")
 
         await outbox.resume()
