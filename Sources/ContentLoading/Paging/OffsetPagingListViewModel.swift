@@ -15,14 +15,14 @@
 /// }
 /// ```
 open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: PagingListViewModel<Input, Element, Int> {
-    /// How many items a page requests.
+    /// How many items a page requests: the `pageSize` given at init, or 1 for a number below 1.
     public let pageSize: Int
     /// The `init(loadPage:)` function, or `nil` for a subclass that overrides ``loadPage(_:offset:limit:)``.
     private let offsetOperation: (@Sendable (Input, Int, Int) async throws -> OffsetPage<Element>)?
 
     /// Creates an offset paging model whose pages come from an override of
-    /// ``loadPage(_:offset:limit:)``, `pageSize` items each (more than 0: a precondition); the
-    /// other parameters are those of
+    /// ``loadPage(_:offset:limit:)``, `pageSize` items each (a number below 1 is taken as 1: no
+    /// offset follows a page of no items); the other parameters are those of
     /// ``PagingListViewModel/init(refreshPolicy:lifetimeTrigger:initialInput:clock:prefetchDistance:pageWindow:deduplicatingBy:)``.
     public init(
         pageSize: Int = 25,
@@ -34,8 +34,9 @@ open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: Paging
         pageWindow: Int? = nil,
         deduplicatingBy: (@Sendable (Element) -> any Hashable & Sendable)? = nil
     ) {
-        precondition(pageSize > 0, "pageSize must be positive")
-        self.pageSize = pageSize
+        // NB: clamped, not a precondition: an app's 0 or a negative size from outside (a
+        // setting, a server's suggestion) stopped the process.
+        self.pageSize = max(1, pageSize)
         self.offsetOperation = nil
         super.init(
             refreshPolicy: refreshPolicy, lifetimeTrigger: lifetimeTrigger, initialInput: initialInput, clock: clock,
@@ -47,8 +48,8 @@ open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: Paging
     /// model can be released while a page loads. The list opens at offset 0.
     ///
     /// - Parameters:
-    ///   - pageSize: How many items a page requests. Defaults to 25. It must be more than 0 (a
-    ///     precondition: no offset follows a page of no items).
+    ///   - pageSize: How many items a page requests. Defaults to 25. A number below 1 is taken
+    ///     as 1 (no offset follows a page of no items).
     ///   - refreshPolicy: What a refresh does while the first page loads.
     ///   - lifetimeTrigger: When view lifetime events refresh; `nil` for never.
     ///   - initialInput: The input lifetime refreshes use before the first refresh.
@@ -70,7 +71,7 @@ open class OffsetPagingListViewModel<Input: Sendable, Element: Sendable>: Paging
         deduplicatingBy: (@Sendable (Element) -> any Hashable & Sendable)? = nil,
         loadPage: @escaping @Sendable (Input, _ offset: Int, _ limit: Int) async throws -> OffsetPage<Element>
     ) {
-        precondition(pageSize > 0, "pageSize must be positive")
+        let pageSize = max(1, pageSize)
         self.pageSize = pageSize
         self.offsetOperation = loadPage
         super.init(

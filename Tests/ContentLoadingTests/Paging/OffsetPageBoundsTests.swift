@@ -1,4 +1,5 @@
 import ContentLoading
+import ContentLoadingSupport
 import KitTestSupport
 import Testing
 
@@ -26,6 +27,24 @@ struct OffsetPageBoundsTests {
         #expect(model.nextPageState == .endReached)
         #expect(model.items.last.map { Int.max - $0 < 3 } == true, "up to the last page that fits: \(model.items)")
         #expect(model.items.count > 3 || offset > Int.max - 3)
+    }
+
+    @Test(arguments: [0, -1, Int.min, Int.max])
+    func aPageSizeAtTheEndsOfItsRangeLoadsTheListWithoutATrap(pageSize: Int) async {
+        // NB: 0 and below stopped the process at init (a precondition).
+        let all = Array(0..<5)
+        let limits = Locked<[Int]>([])
+        let model = OffsetPagingListViewModel<Void, Int>(pageSize: pageSize) { _, offset, limit in
+            limits.withLock { $0.append(limit) }
+            return OffsetPage(items: Array(all.dropFirst(offset).prefix(limit)), totalCount: all.count)
+        }
+        #expect(model.pageSize == max(1, pageSize))
+        let state = await model.refresh(()).settled()
+        #expect(state.content?.isEmpty == false, "\(state)")
+        for _ in 0..<10 where model.nextPageState == .idle { await model.loadNextPage().settled() }
+        #expect(Array(model.items) == all)
+        #expect(model.nextPageState == .endReached)
+        #expect(limits.withLock { $0 }.allSatisfy { $0 == max(1, pageSize) }, "\(limits.withLock { $0 })")
     }
 
     @Test func anOffsetPageCursorsStayWithinZeroAndIntMax() {
