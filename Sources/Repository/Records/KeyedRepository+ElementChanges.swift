@@ -6,7 +6,8 @@ extension KeyedRepository {
     /// Brings an element change to every list of this repository that holds one of its ids
     /// (and to nothing else), but the list whose write it was, without the elements a newer
     /// change brought first (see `ElementVersions`): the list in memory is edited in
-    /// place (its age and validators kept: the rest of it is as old as it was), and its readers
+    /// place (its age kept: the rest of it is as old as it was; its validators too, but after a
+    /// removal, which leaves it no longer the server's list), and its readers
     /// get it; a list with readers that memory no longer holds is read again from the store,
     /// which already joins the change.
     func apply<Element>(
@@ -29,20 +30,24 @@ extension KeyedRepository {
                     // the edit copy it.
                     if let entry = memory.entry(for: key).map({ ($0.writtenAt, $0.version, $0.validators) }) {
                         let positions = holders.positions(of: change.ids, in: key)
+                        // NB: a removal leaves the list without the element, which the server's
+                        // list (its validators') still holds: its next fetch is a full one, as the
+                        // file's (`DiskCache.forgetValidators(ofListsHolding:id:)`).
+                        let isRemoval = change.removed != nil || change.removesAll
                         // NB: an outbox's change that leaves the list as it was still tells its
                         // readers where it now comes from (pending, or confirmed: remote).
                         guard
                             let edited = memory.edit(
-                                key, version: change.version, writtenAt: nil,
+                                key, version: change.version, writtenAt: nil, droppingValidators: isRemoval,
                                 { change.apply(to: &$0, at: positions) })
                                 ?? (change.origin == .local ? nil : memory.entry(for: key)?.value)
                         else { return }
                         // NB: a removal moves the elements after it.
-                        if change.removed != nil || change.removesAll { holders.hold(edited.map(\.id), in: key) }
+                        if isRemoval { holders.hold(edited.map(\.id), in: key) }
                         publish(
                             .edited(
                                 edited, origin: change.origin, writtenAt: entry.0, version: max(version, entry.1),
-                                validators: entry.2),
+                                validators: isRemoval ? .none : entry.2),
                             in: channel)
                     } else if channel.readers.subscriberCount > 0 {
                         guard let hit = await lookUp(key).hit else { return }

@@ -138,13 +138,15 @@ extension DiskCache {
     /// Removes element `id` of `type` (`nil`: every element of `type`) and its membership
     /// rows, at the file's next write version, as an app removes it: the removal is remembered
     /// (see `DiskCache+Removals.swift`), so that a fetch that started before it does not bring
-    /// the element back. The lists keep their ids; a read skips it. (A row no read can use goes
+    /// the element back. The lists keep their ids; a read skips it. The lists and pages that
+    /// held it lose their validators: their next fetch is a full one. (A row no read can use goes
     /// with `removeUnusableElement(type:id:found:)`, which remembers nothing.)
     @discardableResult
     func removeElement(type: String, id: String?) async throws -> UInt64 {
         try await writeFault?("\(type)|\(id ?? "*")")
         return try await writeTransaction(operation: "remove from the cache in") {
             let version = try advanceVersion()
+            try forgetValidators(ofListsHolding: type, id: id)
             try deleteElement(type: type, id: id)
             try recordRemoval(type: type, id: id, version: version)
             return version

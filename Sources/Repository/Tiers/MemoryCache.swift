@@ -99,17 +99,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// stored on its own (an element of a list of records) leaves the list as old as it was.
     /// Such an edit is made even when a later write is there (parts are ordered by their own
     /// versions, which the caller checks: an edit of another element may have come first), and
-    /// the entry keeps the later version.
-    func edit(_ key: Key, version: UInt64, writtenAt: Date?, _ edit: (inout Value) -> Bool) -> Value? {
+    /// the entry keeps the later version. With `droppingValidators`, such an edit drops the
+    /// validators all the same (a removal of an element: the list is no longer the server's).
+    func edit(
+        _ key: Key, version: UInt64, writtenAt: Date?, droppingValidators: Bool = false,
+        _ edit: (inout Value) -> Bool
+    ) -> Value? {
         let edited: Value?? = index.withLock { index in
             index.modify(key) { entry -> Value? in
                 guard entry.version < version || writtenAt == nil, edit(&entry.value) else { return nil }
                 entry.version = max(entry.version, version)
-                if let writtenAt {
-                    entry.writtenAt = writtenAt
-                    // NB: an edited value is no longer the server's: the next fetch is a full one.
-                    entry.validators = .none
-                }
+                if let writtenAt { entry.writtenAt = writtenAt }
+                // NB: an edited value is no longer the server's: the next fetch is a full one.
+                if writtenAt != nil || droppingValidators { entry.validators = .none }
                 return entry.value
             }
         }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// What a removal of an element does to the lists and pages that hold it, beyond their
+/// membership rows.
+extension DiskCache {
+    /// Forgets the validators (`ETag`, `Last-Modified`) of the lists and pages that hold element
+    /// `id` of `type` (`nil`: any element of `type`); inside the removal's transaction, before
+    /// their membership rows go. What they hold is no longer what the server sent with those
+    /// validators, so their next fetch is a full one: a `304` to the validators would confirm
+    /// them without the element, where a full answer of the same list brings it back.
+    func forgetValidators(ofListsHolding type: String, id: String?) throws {
+        // NB: a page's members are listed under its list's key and its position (see
+        // `DiskCache+Pages.swift`); a list's under its key.
+        for table in [
+            ("content_loading_cache", "key"), ("content_loading_list_pages", "list_key || char(31) || position"),
+        ] {
+            let forget = try database.prepare(
+                """
+                UPDATE \(table.0) SET entity_tag = NULL, last_modified = NULL
+                    WHERE (entity_tag IS NOT NULL OR last_modified IS NOT NULL) AND \(table.1) IN (
+                        SELECT list_key FROM content_loading_list_members
+                            WHERE element_type = ?1 AND (?2 IS NULL OR element_id = ?2))
+                """, operation: "remove from the cache in")
+            try forget.bind(type, at: 1)
+            try forget.bind(id, at: 2)
+            try forget.step()
+        }
+    }
+}
