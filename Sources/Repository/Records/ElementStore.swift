@@ -101,7 +101,9 @@ public final class ElementStore<Element: Identifiable & Codable & Sendable>: Sen
     /// Removes the element with `id`: every list of a repository over this store drops it
     /// (order kept), and its details read "no value". A fetch that started before the removal
     /// (in any repository or process over the file) does not bring it back; one that starts
-    /// after it does, as a save does.
+    /// after it does, as a save does. The lists and stored pages that held it lose their
+    /// validators (`ETag`, `Last-Modified`): their next fetch is a full one, since a `304` would
+    /// confirm them without an element the server's list still holds.
     ///
     /// - Throws: ``CacheError`` naming the file and the element when the removal fails: then
     ///   nothing changed.
