@@ -80,9 +80,11 @@ where Element.ID: CacheKey {
         }
         guard !write.kept.isEmpty || !write.removed.isEmpty else { return TierWrite(version: write.version) }
         // NB: an element saved after the fetch started is kept in the file, one removed since
-        // stays out; the readers get the list so too.
+        // stays out (and the list is stored without the validators of the list fetched); the
+        // readers get the list so too.
         return TierWrite(
-            version: write.version, kept: store.keeping(write.kept, removing: write.removed, in: value))
+            version: write.version, kept: store.keeping(write.kept, removing: write.removed, in: value),
+            keptWhole: write.removed.isEmpty ? nil : (writtenAt, validators.stored(leavingOut: write.removed)))
     }
 
     func confirm(_ value: [Element], for key: Key, _ confirmation: Confirmation) async throws

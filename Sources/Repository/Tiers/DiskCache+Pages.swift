@@ -189,7 +189,7 @@ extension DiskCache {
             try insert.bind(ids, at: 6)
             try insert.bind(Int(version), at: 7)
             try insert.bind(Self.storedTime(fetchedAt), at: 8)
-            try Self.bind(validators, to: insert, at: 9)
+            try Self.bind(validators.stored(leavingOut: written.removed), to: insert, at: 9)
             try insert.step()
             return WrittenPage(
                 version: version, kept: written.kept, removed: written.removed, onOtherPages: onOtherPages,

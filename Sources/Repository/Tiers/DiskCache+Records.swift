@@ -107,7 +107,9 @@ extension DiskCache {
         let written = try upsertElements(
             elements, type: type, version: version, writtenAt: writtenAt, keepingWritesAfter: started)
         try replaceMembers(of: key, type: type, with: Set(elements.map(\.id)).subtracting(written.removed))
-        try insertRow(ids, for: key, size: size, version: version, writtenAt: writtenAt, validators: validators)
+        try insertRow(
+            ids, for: key, size: size, version: version, writtenAt: writtenAt,
+            validators: validators.stored(leavingOut: written.removed))
         return (version, written.kept, written.removed)
     }
 

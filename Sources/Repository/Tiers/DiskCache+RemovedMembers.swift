@@ -1,3 +1,4 @@
+import ContentLoading
 import Foundation
 
 /// What a removal of an element does to the lists and pages that hold it, beyond their
@@ -25,5 +26,15 @@ extension DiskCache {
             try forget.bind(id, at: 2)
             try forget.step()
         }
+    }
+}
+
+extension Validators {
+    /// The validators to store with a list or page fetched with these, when the write left out
+    /// the elements `removed` (removed since the fetch started): none to compare, as after a
+    /// removal (see ``DiskCache/forgetValidators(ofListsHolding:id:)``), since the list stored is
+    /// not the one the server sent with them; the freshness stays.
+    func stored(leavingOut removed: Set<String>) -> Validators {
+        removed.isEmpty ? self : Validators(freshness: freshness)
     }
 }

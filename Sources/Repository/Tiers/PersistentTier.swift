@@ -166,7 +166,9 @@ struct TierWrite<Value: Sendable>: Sendable {
     /// The value as stored, when a later write of a part of it was kept; `nil`: as written.
     var kept: Value? = nil
     /// When ``kept`` was written and its validators, when the whole value written later was
-    /// kept (`nil`: those of the write).
+    /// kept, or when the write left out elements removed since its fetch started (then with no
+    /// validators to compare: the value stored is not the one they came with); `nil`: those of
+    /// the write.
     var keptWhole: (writtenAt: Date, validators: Validators)? = nil
     /// Whether the value was removed after the fetch that wrote it started, and nothing wrote
     /// it since: the tier wrote nothing, and the removal stands.
