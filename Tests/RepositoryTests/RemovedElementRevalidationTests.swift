@@ -108,6 +108,27 @@ struct RemovedElementRevalidationTests {
             ])
     }
 
+    @Test func aRemovalForgetsTheValidatorsOfThePagesThatHeldItOnly() async throws {
+        // NB: opened in the middle, so the page loaded before the initial one is at position -1.
+        let (catalog, store) = (catalog, try launchStore())
+        let model = PagingListViewModel<Void, Contact, String>(
+            source: .persisted(in: store, key: "feed") { cursor, validators in
+                try await catalog.page(cursor, validators: validators, openingInTheMiddle: true)
+            })
+        await model.refresh().completed()
+        await model.loadPreviousPage().settled()
+        await model.loadNextPage().settled()
+        let pages =
+            "SELECT position || ' ' || coalesce(entity_tag, 'none') FROM content_loading_list_pages ORDER BY position"
+        #expect(try sqlRows(pages, in: path).map { $0.hasSuffix(" none") } == [false, false, false])
+
+        try await store.remove(id: 4)  // NB: on the page before the initial one (3, 4, 5)
+        #expect(try sqlRows(pages, in: path).map { $0.hasSuffix(" none") } == [true, false, false])
+        try await store.remove(id: 9)  // NB: on the page after it (9, 10, 11)
+        #expect(try sqlRows(pages, in: path).map { $0.hasSuffix(" none") } == [true, false, true])
+        #expect(try sqlRows(pages, in: path).first?.hasPrefix("-1 ") == true)
+    }
+
     @Test func aStoredPageThatHeldARemovedElementIsFetchedInFullWhenItIsOld() async throws {
         let catalog = catalog
         func feed(over store: ElementStore<Contact>) -> PagingListViewModel<Void, Contact, String> {

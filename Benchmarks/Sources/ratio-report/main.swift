@@ -547,6 +547,16 @@ if let (count, subject) = profilingOption("--time-updates") {
     print("update \(ms(update)) vs save of the list held \(ms(save)): \(format(ratio(update, save)))")
     exit(0)
 }
+/// `ratio-report --time-removals N [ELEMENTS]`: N removals of one contact from a list of ELEMENTS
+/// (100,000 unless given) over an element store, alternated with N saves of one contact of it;
+/// their medians and ratio.
+if let (count, subject) = profilingOption("--time-removals") {
+    let scenario = try await RemovalScenario(count: Int(subject) ?? 100_000)
+    let (remove, save) = try await interleaved(
+        runs: count, { try await scenario.remove() }, { try await scenario.save() })
+    print("removal \(ms(remove)) vs element save \(ms(save)): \(format(ratio(remove, save)))")
+    exit(0)
+}
 /// `ratio-report --profile-memory-hits N [kit|dictionary]`: N memory hits of scenario C1 (or N
 /// lookups of its baseline).
 if let (count, subject) = profilingOption("--profile-memory-hits") {

@@ -67,13 +67,21 @@ struct ElementChange<Element: Identifiable & Sendable>: Sendable where Element.I
         return source.key as? Key == key
     }
 
-    /// Applies the saves of the change to `list` at `positions` (where the list held each id
-    /// when it was last written or read: `ElementHolders`), without a search of the list; with
-    /// a removal, a position that is not the id's any more, or an id held twice, it searches
-    /// (``apply(to:)``).
+    /// Applies the saves of the change, or its removal of one element, to `list` at `positions`
+    /// (where the list held each id when it was last written or read: `ElementHolders`),
+    /// without a search of the list; with a removal of every element, a position that is not
+    /// the id's any more, or an id held twice, it searches (``apply(to:)``).
     ///
     /// - Returns: Whether `list` changed.
     func apply(to list: inout [Element], at positions: [Element.ID: Int]) -> Bool {
+        // NB: one element removed where the list holds it once: taken out there, without
+        // comparing every element's id.
+        if let removed, !removesAll, saved.isEmpty, let position = positions[removed], list.indices.contains(position),
+            list[position].id == removed
+        {
+            list.remove(at: position)
+            return true
+        }
         guard removed == nil, !removesAll else { return apply(to: &list) }
         var changed = false
         for element in saved {

@@ -28,6 +28,28 @@ final class ElementHolders<Key: Hashable & Sendable, ID: Hashable & Sendable>: S
         }
     }
 
+    /// Records that the list of `key` no longer holds `id`, which it held once, and that the
+    /// elements after it moved up a place: what ``hold(_:in:)`` of the list without it records,
+    /// without going through the list's ids (with 100,000, that took most of a removal's
+    /// 80 ms). `false`, and nothing changed, when the list does not hold `id` once.
+    func remove(_ id: ID, from key: Key) -> Bool {
+        state.withLock { state in
+            // NB: taken out of the table and put back, so its positions are edited in place.
+            guard var held = state.byKey.removeValue(forKey: key) else { return false }
+            defer { state.byKey[key] = held.isEmpty ? nil : held }
+            guard let removed = held[id], removed >= 0 else { return false }
+            held[id] = nil
+            var index = held.values.startIndex
+            while index != held.values.endIndex {
+                if held.values[index] > removed { held.values[index] -= 1 }
+                held.values.formIndex(after: &index)
+            }
+            state.byElement[id]?.remove(key)
+            if state.byElement[id]?.isEmpty == true { state.byElement[id] = nil }
+            return true
+        }
+    }
+
     /// Records that the list of `key` holds the elements `ids` too, in that order, as a read
     /// found it: the elements the key holds already stay, where they were. A read may have
     /// begun before a write of the key that held a newer list (its elements too), so a read

@@ -42,8 +42,13 @@ extension KeyedRepository {
                                 { change.apply(to: &$0, at: positions) })
                                 ?? (change.origin == .local ? nil : memory.entry(for: key)?.value)
                         else { return }
-                        // NB: a removal moves the elements after it.
-                        if isRemoval { holders.hold(edited.map(\.id), in: key) }
+                        // NB: a removal moves the elements after it (one place up, when one id
+                        // held once went: no need to go through the whole list).
+                        if isRemoval {
+                            let moved =
+                                !change.removesAll && change.removed.map { holders.remove($0, from: key) } == true
+                            if !moved { holders.hold(edited.map(\.id), in: key) }
+                        }
                         publish(
                             .edited(
                                 edited, origin: change.origin, writtenAt: entry.0, version: max(version, entry.1),

@@ -157,11 +157,13 @@ extension DiskCache {
     /// inside a write's transaction.
     func deleteElement(type: String, id: String?) throws {
         for table in [("content_loading_list_members", "element_"), ("content_loading_elements", "")] {
+            // NB: one id is a seek of the primary key; `(?2 IS NULL OR id = ?2)` read every row
+            // of the type (10 ms a removal with 100,000 elements stored).
             let delete = try database.prepare(
-                "DELETE FROM \(table.0) WHERE \(table.1)type = ?1 AND (?2 IS NULL OR \(table.1)id = ?2)",
+                "DELETE FROM \(table.0) WHERE \(table.1)type = ?1" + (id == nil ? "" : " AND \(table.1)id = ?2"),
                 operation: "remove from the cache in")
             try delete.bind(type, at: 1)
-            try delete.bind(id, at: 2)
+            if let id { try delete.bind(id, at: 2) }
             _ = try delete.step()
         }
     }
