@@ -41,7 +41,10 @@ struct RemovedElementRevalidationTests {
         try await store.remove(id: 2)
         #expect(try await lists.value(for: "first", policy: .returnCacheDontLoad)?.value.map(\.id) == [0, 1, 3, 4, 5])
 
-        if relaunched { (store, lists) = (try launchStore(), self.lists(over: try launchStore())) }
+        if relaunched {
+            store = try launchStore()
+            lists = self.lists(over: store)
+        }
         let notModified = catalog.notModified
         #expect(try await lists.refresh("first") == .updated, "asked for in full: the server's list holds 2")
         #expect(catalog.notModified == notModified)

@@ -21,13 +21,16 @@ extension DiskCache {
         try holders.bind(id, at: 2)
         var keys: [String] = []
         while try holders.step() { keys.append(holders.text(at: 0) ?? "") }
+        // NB: a row without validators is not written again (a removal after another).
         let list = try database.prepare(
-            "UPDATE content_loading_cache SET entity_tag = NULL, last_modified = NULL WHERE key = ?",
-            operation: "remove from the cache in")
+            """
+            UPDATE content_loading_cache SET entity_tag = NULL, last_modified = NULL
+                WHERE key = ? AND (entity_tag IS NOT NULL OR last_modified IS NOT NULL)
+            """, operation: "remove from the cache in")
         let page = try database.prepare(
             """
             UPDATE content_loading_list_pages SET entity_tag = NULL, last_modified = NULL
-                WHERE list_key = ? AND position = ?
+                WHERE list_key = ? AND position = ? AND (entity_tag IS NOT NULL OR last_modified IS NOT NULL)
             """, operation: "remove from the cache in")
         for key in keys {
             try list.bind(key, at: 1)
