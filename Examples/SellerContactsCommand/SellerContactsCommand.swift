@@ -69,10 +69,12 @@ public enum SellerContactsCommand {
         }
     }
 
-    /// A duration in seconds with one decimal: "12.5 s".
+    /// A duration with one decimal: "12.5 s", or under a tenth of a second "1.0 ms" (a
+    /// `--max-age 0.001` was "0.0 s").
     nonisolated static func spokenSeconds(_ duration: Duration) -> String {
-        let tenths = duration.seconds * 10
-        return "\(Double(tenths.rounded()) / 10) s"
+        let seconds = duration.seconds
+        guard seconds == 0 || abs(seconds) >= 0.1 else { return "\(Double((seconds * 10_000).rounded()) / 10) ms" }
+        return "\(Double((seconds * 10).rounded()) / 10) s"
     }
 
     /// Refreshes `loader`, prints its transitions until it settles, then the outcome.

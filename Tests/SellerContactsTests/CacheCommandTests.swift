@@ -189,7 +189,7 @@ struct CacheCommandTests {
         let failed = await runSellerContacts(["--url", url, "--cache", cache, "--max-age", "0.001"])
         #expect(failed.status == 1)
         #expect(values(failed).isEmpty, "the older contacts are not shown")
-        #expect(failed.output.contains("error: no contacts younger than 0.0 s to show"))
+        #expect(failed.output.contains("error: no contacts younger than 1.0 ms to show"))
         #expect(failed.errors.contains("no file at \(copy.path)"))
     }
 
