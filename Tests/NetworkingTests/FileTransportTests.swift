@@ -31,6 +31,32 @@ import Testing
         #expect(error.description == "no file at file://: it names no path")
     }
 
+    /// `file://tmp/x.json` names the host "tmp": Foundation read `/x.json`, another file than
+    /// the `/tmp/x.json` meant (a slash short), or reported that one missing.
+    @Test func aFileURLNamingAHostIsRefusedNamingWhatWasMeant() async throws {
+        let file = directory.appendingPathComponent("items.json")
+        try Data(#"[{"order": 1}]"#.utf8).write(to: file)
+        // NB: the file's path a slash short: its first component is read as the host.
+        let components = file.path.split(separator: "/", omittingEmptySubsequences: true)
+        let host = String(components[0])
+        let rest = "/" + components.dropFirst().joined(separator: "/")
+        let url = try #require(URL(string: "file://\(host)\(rest)"))
+        let error = try await apiError { try await APIClient().data(from: url) }
+        #expect(
+            error.description
+                == "cannot read file://\(host)\(rest): it names the host \"\(host)\", not this machine; "
+                + "a file URL's path starts after its third slash (file:///\(host)\(rest))")
+        let bare = try await apiError { try await APIClient().data(from: try #require(URL(string: "file://x.json"))) }
+        #expect(
+            bare.description
+                == "cannot read file://x.json: it names the host \"x.json\", not this machine; "
+                + "a file URL's path starts after its third slash (file:///x.json)")
+        for local in ["file:///\(host)\(rest)", "file://localhost/\(host)\(rest)"] {
+            let items = try await APIClient().fetch([Item].self, from: try #require(URL(string: local)))
+            #expect(items == [Item(order: 1, phone: nil)], "\(local)")
+        }
+    }
+
     @Test func directoryIsUnreadable() async throws {
         let error = try await apiError { try await APIClient().fetch([Item].self, from: directory) }
         guard case .fileUnreadable(_, let path, _) = error else {

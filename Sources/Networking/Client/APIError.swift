@@ -28,7 +28,8 @@ public indirect enum APIError: Error, Sendable, Hashable {
     case transport(url: URL, reason: String)
     /// No file exists at the URL's path.
     case fileNotFound(url: URL, path: String)
-    /// A file exists but could not be read.
+    /// A file exists but could not be read, or a `file` URL names another machine
+    /// (`file://tmp/x.json`, a slash short of `file:///tmp/x.json`): then `path` is the URL.
     case fileUnreadable(url: URL, path: String, reason: String)
     /// The URL's scheme is not one the transport loads.
     case unsupportedScheme(url: URL)

@@ -6,6 +6,12 @@ enum FileReader {
     static func read(_ url: URL, maximumSize: Int) async throws -> TransportResponse {
         try Task.checkCancellation()
         let path = url.path
+        // NB: Foundation reads `file://tmp/x.json` as `/x.json`, its host ignored: a slash short
+        // of `file:///tmp/x.json`, it read another file than the one meant, or none.
+        if let host = url.host(percentEncoded: false), !host.isEmpty, host.lowercased() != "localhost" {
+            throw APIError.fileUnreadable(
+                url: url, path: url.redactedForDisplay, reason: remoteHostReason(host, of: url))
+        }
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -42,5 +48,12 @@ enum FileReader {
         }
         guard body.count <= maximumSize else { throw APIError.bodyTooLarge(url: url, limit: maximumSize) }
         return TransportResponse(url: url, body: body)
+    }
+
+    /// Why a file URL naming another machine is not read: `file://tmp/x.json` names the host
+    /// "tmp" and the path `/x.json`, where `file:///tmp/x.json` (three slashes) was meant.
+    private static func remoteHostReason(_ host: String, of url: URL) -> String {
+        "it names the host \"\(host)\", not this machine; "
+            + "a file URL's path starts after its third slash (file:///\(host)\(url.path))"
     }
 }

@@ -50,8 +50,10 @@ public struct Transport: Sendable {
     public static let fileSystem = fileSystem(maximumBodySize: TransportLimits().maximumBodySize)
 
     /// Reads `file://` URLs from the file system, off the caller's actor, refusing anything
-    /// but a regular file of at most `maximumBodySize` bytes. A request that writes (not `GET`
-    /// or `HEAD`) is ``APIError/unsupportedMethod(method:url:)``.
+    /// but a regular file of at most `maximumBodySize` bytes, on this machine (a URL naming a
+    /// host other than `localhost`, such as `file://tmp/x.json`, is
+    /// ``APIError/fileUnreadable(url:path:reason:)``). A request that writes (not `GET` or
+    /// `HEAD`) is ``APIError/unsupportedMethod(method:url:)``.
     public static func fileSystem(maximumBodySize: Int) -> Transport {
         Transport { request in
             guard request.url.isFileURL else { throw APIError.unsupportedScheme(url: request.url) }
