@@ -28,7 +28,24 @@ extension KeyedRepository {
     ///   value: its age starts again) or a save since the fetch started kept its own value;
     ///   ``SyncOutcome/skipped`` when nothing was fetched; or its error.
     /// - Throws: `CancellationError` when the caller's task is cancelled.
+    ///
+    /// A caller that comes for a new value (no `seen`, not `skippingFresh`) is not answered by a
+    /// fetch whose request started before an invalidation of `key` made before it came: it
+    /// waits for that fetch, then `key` is fetched again.
     func flight(
+        _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
+    ) async throws -> KeyChannel<Value>.FlightEnd {
+        let asked = channel.invalidationCount
+        let end = try await anyFlight(key, in: channel, unlessWrittenAfter: seen, skippingFresh: skippingFresh)
+        // NB: such a fetch brings what the server held before the invalidation (a change the app
+        // made there, then invalidated the key for). One more is enough: it started after.
+        guard seen == nil, !skippingFresh, let started = end.invalidationCount, started < asked else { return end }
+        return try await anyFlight(key, in: channel)
+    }
+
+    /// ``flight(_:in:unlessWrittenAfter:skippingFresh:)``, joining a fetch in flight whenever
+    /// its request started.
+    private func anyFlight(
         _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
     ) async throws -> KeyChannel<Value>.FlightEnd {
         // NB: a caller whose condition a value in hand meets (a miss, a fresh value) joins a fetch
@@ -81,6 +98,10 @@ extension KeyedRepository {
                         }
                         let (outcome, delivery) = try await write(
                             result, for: key, in: channel, sent: validators, keepingWritesAfter: startedInTier)
+                        // NB: what a request that started before an invalidation of the key brings is
+                        // what the server held before it: the key stays stale, and its next read
+                        // fetches again (as a live reader does at once).
+                        if channel.invalidationCount > invalidations { invalidateEverythingWritten(of: key) }
                         return KeyChannel<Value>.FlightEnd(
                             flight: flight, result: .success(outcome), delivery: delivery,
                             invalidations: invalidations)

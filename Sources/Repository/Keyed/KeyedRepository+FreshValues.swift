@@ -2,7 +2,8 @@ import Foundation
 
 extension KeyedRepository {
     /// The value of `key`, fresh: the cached one when it is fresh, else the one a fetch brings,
-    /// waited for (the fetch in flight, when one is).
+    /// waited for (the fetch in flight, when one is, unless its request started before an
+    /// invalidation of `key` made before this call: then the one after it).
     ///
     /// A cached value is fresh when it is younger than `maxAge` (with none given: than its
     /// stale age, from ``CacheAges/staleAfter`` or the server's `Cache-Control` / `Expires`)
@@ -42,6 +43,26 @@ extension KeyedRepository {
                 }
             if !isStale { return cachedValue(of: hit, for: key, refreshing: false, at: date) }
         }
-        return try await value(for: key, policy: .reloadIgnoringCache)
+        return try await withChannel(for: key) { channel in
+            // NB: not a fetch whose request started before an invalidation of `key`: it brings
+            // what the server held before (see `flight(_:in:unlessWrittenAfter:skippingFresh:)`).
+            let end = try await flight(key, in: channel)
+            _ = try end.result.get()
+            switch end.delivery {
+            case .value(let value, let origin, let writtenAt, let version, let validators)?:
+                let hit = Hit(
+                    value: value, writtenAt: writtenAt, version: version, origin: origin, validators: validators)
+                return cachedValue(of: hit, for: key, refreshing: false, at: now())
+            case .confirmed(let value, let writtenAt, let version, let validators)?:
+                let hit = Hit(
+                    value: value, writtenAt: writtenAt, version: version, origin: .remote, validators: validators)
+                return cachedValue(of: hit, for: key, refreshing: false, unchanged: true, at: now())
+            default:
+                // NB: a save or removal since the fetch started kept its own value.
+                let (hit, failure) = await lookUp(key)
+                if let failure { throw failure }
+                return hit.map { cachedValue(of: $0, for: key, refreshing: false, at: now()) }
+            }
+        }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 extension KeyedRepository {
     /// Fetches `key` now and writes the result through the tiers to every reader, or joins the
     /// fetch of `key` in flight; a fetch in flight that already has its answer (it is storing
-    /// or delivering it) is waited for, then `key` is fetched again.
+    /// or delivering it), or whose request started before an invalidation of `key` made before
+    /// this call, is waited for, then `key` is fetched again.
     ///
     /// - Returns: ``SyncOutcome/updated``, or ``SyncOutcome/notModified`` when a save since the
     ///   fetch started kept its own value.
@@ -140,7 +141,9 @@ extension KeyedRepository {
 
     /// Marks the value of `key` stale, whatever its age. Every live reader of `key` whose
     /// policy fetches gets it fetched again: now, or after the fetch in flight when that one
-    /// started before (one more fetch, however many invalidations arrive meanwhile).
+    /// started before (one more fetch, however many invalidations arrive meanwhile). The value
+    /// such a fetch brings stays stale (its request started before the call), so the key's next
+    /// read fetches again too.
     public func invalidate(_ key: Key) {
         invalidateEverythingWritten(of: key)
         existingChannel(for: key)?.invalidate()
