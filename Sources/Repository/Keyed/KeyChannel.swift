@@ -36,9 +36,21 @@ final class KeyChannel<Value: Sendable>: Sendable {
         /// What it delivered to every reader (its value, or a confirmation); `nil` when it
         /// wrote nothing.
         let delivery: Delivery?
-        /// How often the key had been invalidated when its request started; `nil` when it
-        /// made none.
-        let invalidationCount: UInt64?
+        /// What had been done to the key when its request started; `nil` when it made none.
+        let started: Mark?
+    }
+
+    /// What had been done to the key at a moment: how often it had been invalidated, and the
+    /// version of its last write of the whole value (a save, a removal, a fetch's value).
+    struct Mark: Sendable {
+        let invalidations: UInt64
+        let writtenWhole: UInt64
+
+        /// Whether something was done to the key between this moment and `later`: a fetch whose
+        /// request started at this one brings what the server held before it.
+        func precedes(_ later: Mark) -> Bool {
+            invalidations < later.invalidations || writtenWhole < later.writtenWhole
+        }
     }
 
     let readers: Broadcast<Delivery>
@@ -95,6 +107,9 @@ final class KeyChannel<Value: Sendable>: Sendable {
 
     /// How often the key was invalidated while someone used it.
     var invalidationCount: UInt64 { state.withLock { $0.invalidations } }
+
+    /// What has been done to the key so far (see ``Mark``).
+    var mark: Mark { state.withLock { Mark(invalidations: $0.invalidations, writtenWhole: $0.writtenWhole) } }
 
     /// Counts an invalidation and tells every reader.
     func invalidate() {

@@ -114,7 +114,7 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
             await settle(end)
             // NB: a fetch whose request started before the last invalidation is followed by one
             // more (every reader joins the same one).
-            if let started = end.invalidationCount, started < invalidation { startRevalidation() }
+            if let started = end.started, started.invalidations < invalidation { startRevalidation() }
             if fetching == nil { reportCaughtUp?() }
         default:
             deliver(delivery)

@@ -30,16 +30,17 @@ extension KeyedRepository {
     /// - Throws: `CancellationError` when the caller's task is cancelled.
     ///
     /// A caller that comes for a new value (no `seen`, not `skippingFresh`) is not answered by a
-    /// fetch whose request started before an invalidation of `key` made before it came: it
-    /// waits for that fetch, then `key` is fetched again.
+    /// fetch whose request started before a save, removal or invalidation of `key` made before
+    /// it came: it waits for that fetch, then `key` is fetched again.
     func flight(
         _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
     ) async throws -> KeyChannel<Value>.FlightEnd {
-        let asked = channel.invalidationCount
+        let asked = channel.mark
         let end = try await anyFlight(key, in: channel, unlessWrittenAfter: seen, skippingFresh: skippingFresh)
-        // NB: such a fetch brings what the server held before the invalidation (a change the app
-        // made there, then invalidated the key for). One more is enough: it started after.
-        guard seen == nil, !skippingFresh, let started = end.invalidationCount, started < asked else { return end }
+        // NB: such a fetch brings what the server held before (a change the app made there, then
+        // invalidated the key for), or nothing at all (a save or removal since it started wins
+        // over it). One more is enough: it started after.
+        guard seen == nil, !skippingFresh, let started = end.started, started.precedes(asked) else { return end }
         return try await anyFlight(key, in: channel)
     }
 
@@ -55,11 +56,11 @@ extension KeyedRepository {
             let flight = channel.nextFlight()
             let started = channel.writtenVersion
             let seenInTier = tier?.latestVersion
-            let invalidations = channel.invalidationCount
+            let mark = channel.mark
             // NB: the fetch uses the channel until it ends, so a caller that comes while it
             // writes finds this channel (its write lock, its versions, this fetch), not a new one.
             guard checkOutExistingChannel(for: key, being: channel) != nil else {
-                return .init(flight: flight, result: .failure(CancellationError()), invalidations: invalidations)
+                return .init(flight: flight, result: .failure(CancellationError()), started: mark)
             }
             defer { checkInChannel(for: key) }
             do {
@@ -94,17 +95,16 @@ extension KeyedRepository {
                         // fetched list (its members, its order) is stored with them.
                         guard !channel.wasWrittenWhole(after: started) else {
                             return KeyChannel<Value>.FlightEnd(
-                                flight: flight, result: .success(.notModified), invalidations: invalidations)
+                                flight: flight, result: .success(.notModified), delivery: nil, started: mark)
                         }
                         let (outcome, delivery) = try await write(
                             result, for: key, in: channel, sent: validators, keepingWritesAfter: startedInTier)
                         // NB: what a request that started before an invalidation of the key brings is
                         // what the server held before it: the key stays stale, and its next read
                         // fetches again (as a live reader does at once).
-                        if channel.invalidationCount > invalidations { invalidateEverythingWritten(of: key) }
+                        if channel.invalidationCount > mark.invalidations { invalidateEverythingWritten(of: key) }
                         return KeyChannel<Value>.FlightEnd(
-                            flight: flight, result: .success(outcome), delivery: delivery,
-                            invalidations: invalidations)
+                            flight: flight, result: .success(outcome), delivery: delivery, started: mark)
                     }
                     await shareWrite(end.delivery, of: key)
                     return end
@@ -114,7 +114,7 @@ extension KeyedRepository {
                 return end
             } catch {
                 // NB: the readers get the error once the fetch has ended (see `KeyChannel.flight`).
-                return .init(flight: flight, result: .failure(error), invalidations: invalidations)
+                return .init(flight: flight, result: .failure(error), started: mark)
             }
         }
     }
@@ -196,14 +196,11 @@ extension KeyedRepository {
 extension KeyChannel.FlightEnd {
     /// A fetch that wrote nothing: skipped, or superseded by a save.
     init(skipped flight: UInt64) {
-        self.init(flight: flight, result: .success(.skipped), delivery: nil, invalidationCount: nil)
+        self.init(flight: flight, result: .success(.skipped), delivery: nil, started: nil)
     }
 
-    /// A fetch whose request started after the key's `invalidations`-th invalidation.
-    init(
-        flight: UInt64, result: Result<SyncOutcome, any Error>, delivery: KeyChannel.Delivery? = nil,
-        invalidations: UInt64
-    ) {
-        self.init(flight: flight, result: result, delivery: delivery, invalidationCount: invalidations)
+    /// A fetch that delivered nothing, whose request started at `mark`.
+    init(flight: UInt64, result: Result<SyncOutcome, any Error>, started mark: KeyChannel.Mark) {
+        self.init(flight: flight, result: result, delivery: nil, started: mark)
     }
 }

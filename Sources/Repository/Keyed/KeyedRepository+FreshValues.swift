@@ -2,8 +2,8 @@ import Foundation
 
 extension KeyedRepository {
     /// The value of `key`, fresh: the cached one when it is fresh, else the one a fetch brings,
-    /// waited for (the fetch in flight, when one is, unless its request started before an
-    /// invalidation of `key` made before this call: then the one after it).
+    /// waited for (the fetch in flight, when one is, unless its request started before a save,
+    /// removal or invalidation of `key` made before this call: then the one after it).
     ///
     /// A cached value is fresh when it is younger than `maxAge` (with none given: than its
     /// stale age, from ``CacheAges/staleAfter`` or the server's `Cache-Control` / `Expires`)
@@ -44,8 +44,8 @@ extension KeyedRepository {
             if !isStale { return cachedValue(of: hit, for: key, refreshing: false, at: date) }
         }
         return try await withChannel(for: key) { channel in
-            // NB: not a fetch whose request started before an invalidation of `key`: it brings
-            // what the server held before (see `flight(_:in:unlessWrittenAfter:skippingFresh:)`).
+            // NB: not a fetch whose request started before a save, removal or invalidation of
+            // `key` (see `flight(_:in:unlessWrittenAfter:skippingFresh:)`).
             let end = try await flight(key, in: channel)
             _ = try end.result.get()
             switch end.delivery {

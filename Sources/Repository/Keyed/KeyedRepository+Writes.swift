@@ -4,8 +4,8 @@ import Foundation
 extension KeyedRepository {
     /// Fetches `key` now and writes the result through the tiers to every reader, or joins the
     /// fetch of `key` in flight; a fetch in flight that already has its answer (it is storing
-    /// or delivering it), or whose request started before an invalidation of `key` made before
-    /// this call, is waited for, then `key` is fetched again.
+    /// or delivering it), or whose request started before a save, removal or invalidation of
+    /// `key` made before this call, is waited for, then `key` is fetched again.
     ///
     /// - Returns: ``SyncOutcome/updated``, or ``SyncOutcome/notModified`` when a save since the
     ///   fetch started kept its own value.

@@ -7,31 +7,37 @@ import Testing
 /// A fetch whose request started before an invalidation of its key brings what the server held
 /// before it (the change an app made there, then invalidated the key for, is not in it): it does
 /// not make the key fresh, and it does not answer a caller that asked for a fresh value after
-/// the invalidation. (A live reader already fetched once more after it.)
+/// the invalidation (a live reader already fetched once more after it). Nor does one whose
+/// request started before a save or removal of the key, which wins over it.
 @MainActor
 @Suite(.timeLimit(.minutes(HangLimit.minutes)))
-struct InvalidationDuringFetchTests {
+struct FetchStartedBeforeTests {
     /// A repository whose values stay fresh for an hour, fetched by `loader`.
     func repository(_ loader: ControlledLoader<String, String>) -> KeyedRepository<String, String> {
         KeyedRepository(ages: CacheAges(staleAfter: .seconds(3_600), expireAfter: .seconds(86_400)), fetch: loader.load)
     }
 
-    /// Starts a fetch of "todos" that nobody reads live (a prefetch), and returns it once its
-    /// request is on its way.
-    func prefetch(
+    /// Starts a refresh of "todos" with no live reader (it waits for its fetch whatever is
+    /// saved, removed or invalidated meanwhile), and returns it once its request is on its way.
+    func olderRefresh(
         _ repository: KeyedRepository<String, String>, _ loader: ControlledLoader<String, String>
-    ) async throws -> (Task<CachedValue<String>?, any Error>, ControlledLoader<String, String>.Call) {
-        let prefetch = Task { try await repository.value(for: "todos", policy: .reloadIgnoringCache) }
-        return (prefetch, try await loader.call(0))
+    ) async throws -> (Task<SyncOutcome, any Error>, ControlledLoader<String, String>.Call) {
+        let refresh = Task { try await repository.refresh("todos") }
+        return (refresh, try await loader.call(0))
+    }
+
+    /// Waits until `count` callers wait for the fetch of "todos".
+    func waitForCallers(_ count: Int, of repository: KeyedRepository<String, String>) async {
+        while repository.waitingCallers(for: "todos") < count { await Task.yield() }
     }
 
     @Test func theValueOfAFetchThatStartedBeforeAnInvalidationStaysStale() async throws {
         let loader = ControlledLoader<String, String>()
         let repository = repository(loader)
-        let (prefetch, request) = try await prefetch(repository, loader)
+        let (older, request) = try await olderRefresh(repository, loader)
         repository.invalidate("todos")  // the app changed the todos on the server
         #expect(loader.complete(request, returning: "before the change"))
-        #expect(try await prefetch.value?.value == "before the change")
+        #expect(try await older.value == .updated, "a refresh asked for before the invalidation gets it")
         let held = try #require(try await repository.value(for: "todos", policy: .returnCacheDontLoad))
         #expect(held.value == "before the change")
         #expect(held.isStale, "the invalidation still holds: the next read fetches again")
@@ -50,9 +56,9 @@ struct InvalidationDuringFetchTests {
         let repository = repository(loader)
         try await repository.save("saved", for: "todos")
         repository.invalidate("todos")
-        let (prefetch, request) = try await prefetch(repository, loader)
+        let (older, request) = try await olderRefresh(repository, loader)
         #expect(loader.complete(request, returning: "after the change"))
-        #expect(try await prefetch.value?.value == "after the change")
+        #expect(try await older.value == .updated)
         #expect(try await repository.value(for: "todos", policy: .returnCacheDontLoad)?.isStale == false)
         #expect(try await repository.freshValue(for: "todos")?.value == "after the change")
         #expect(loader.calls.count == 1)
@@ -63,46 +69,79 @@ struct InvalidationDuringFetchTests {
     {
         let loader = ControlledLoader<String, String>()
         let repository = repository(loader)
-        let (prefetch, request) = try await prefetch(repository, loader)
+        let (older, request) = try await olderRefresh(repository, loader)
         repository.invalidate("todos")
         let fresh = Task { try await repository.freshValue(for: "todos") }
-        while repository.waitingCallers(for: "todos") < 2 { await Task.yield() }
+        await waitForCallers(2, of: repository)
         #expect(loader.complete(request, returning: "before the change"))
         #expect(loader.complete(try await loader.call(1), returning: "after the change"))
         let value = try #require(try await fresh.value)
         #expect(value.value == "after the change")
         #expect(value.origin == .remote)
         #expect(!value.isStale)
-        #expect(try await prefetch.value?.value == "before the change", "the prefetch gets its own fetch's value")
+        #expect(try await older.value == .updated)
         #expect(loader.calls.count == 2)
     }
 
     @Test func aRefreshAfterAnInvalidationWaitsForTheFetchThatStartedBeforeAndFetchesAgain() async throws {
         let loader = ControlledLoader<String, String>()
         let repository = repository(loader)
-        let (prefetch, request) = try await prefetch(repository, loader)
+        let (older, request) = try await olderRefresh(repository, loader)
         repository.invalidate("todos")
         let refresh = Task { try await repository.refresh("todos") }
-        while repository.waitingCallers(for: "todos") < 2 { await Task.yield() }
+        await waitForCallers(2, of: repository)
         #expect(loader.complete(request, returning: "before the change"))
         #expect(loader.complete(try await loader.call(1), returning: "after the change"))
         #expect(try await refresh.value == .updated)
         let held = try #require(try await repository.value(for: "todos", policy: .returnCacheDontLoad))
         #expect(held.value == "after the change")
         #expect(!held.isStale)
-        _ = try await prefetch.value
+        #expect(try await older.value == .updated)
     }
 
-    /// Without an invalidation, a refresh joins the fetch in flight, as documented: one request.
-    @Test func aRefreshWithoutAnInvalidationJoinsTheFetchInFlight() async throws {
+    /// A removal since the fetch's request started wins over it (nothing is stored): a fresh
+    /// value asked for after the removal was `nil`, though the server had one.
+    @Test func aFreshValueAskedForAfterARemovalIsFetchedByARequestThatStartedAfterIt() async throws {
         let loader = ControlledLoader<String, String>()
         let repository = repository(loader)
-        let (prefetch, request) = try await prefetch(repository, loader)
+        let (older, request) = try await olderRefresh(repository, loader)
+        try await repository.remove("todos")  // a sign-out, say
+        let fresh = Task { try await repository.freshValue(for: "todos") }
+        await waitForCallers(2, of: repository)
+        #expect(loader.complete(request, returning: "the first account's"))
+        #expect(loader.complete(try await loader.call(1), returning: "the second account's"))
+        #expect(try await fresh.value?.value == "the second account's")
+        #expect(try await older.value == .notModified, "the removal wins over the fetch that started before it")
+    }
+
+    /// A save or removal since the fetch's request started wins over it: a refresh asked for
+    /// after it fetched nothing (after a save, the save stayed as the server's value).
+    @Test(arguments: [false, true])
+    func aRefreshAfterASaveOrARemovalIsMadeByARequestThatStartedAfterIt(removes: Bool) async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = repository(loader)
+        let (older, request) = try await olderRefresh(repository, loader)
+        if removes { try await repository.remove("todos") } else { try await repository.save("local", for: "todos") }
         let refresh = Task { try await repository.refresh("todos") }
-        while repository.waitingCallers(for: "todos") < 2 { await Task.yield() }
+        await waitForCallers(2, of: repository)
+        #expect(loader.complete(request, returning: "before"))
+        #expect(loader.complete(try await loader.call(1), returning: "after"))
+        #expect(try await refresh.value == .updated)
+        #expect(try await repository.value(for: "todos", policy: .returnCacheDontLoad)?.value == "after")
+        #expect(try await older.value == .notModified, "the save or removal won over it")
+    }
+
+    /// With nothing done to the key since its request started, a refresh joins the fetch in
+    /// flight, as documented: one request.
+    @Test func aRefreshWithNothingDoneSinceJoinsTheFetchInFlight() async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = repository(loader)
+        let (older, request) = try await olderRefresh(repository, loader)
+        let refresh = Task { try await repository.refresh("todos") }
+        await waitForCallers(2, of: repository)
         #expect(loader.complete(request, returning: "fetched"))
         #expect(try await refresh.value == .updated)
-        #expect(try await prefetch.value?.value == "fetched")
+        #expect(try await older.value == .updated)
         #expect(try await repository.value(for: "todos", policy: .returnCacheDontLoad)?.isStale == false)
         #expect(loader.calls.count == 1)
     }
