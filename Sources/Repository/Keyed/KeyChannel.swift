@@ -105,10 +105,7 @@ final class KeyChannel<Value: Sendable>: Sendable {
         }
     }
 
-    /// How often the key was invalidated while someone used it.
-    var invalidationCount: UInt64 { state.withLock { $0.invalidations } }
-
-    /// What has been done to the key so far (see ``Mark``).
+    /// What has been done to the key so far (see ``Mark``), while someone used it.
     var mark: Mark { state.withLock { Mark(invalidations: $0.invalidations, writtenWhole: $0.writtenWhole) } }
 
     /// Counts an invalidation and tells every reader.

@@ -102,7 +102,7 @@ extension KeyedRepository {
                         // NB: what a request that started before an invalidation of the key brings is
                         // what the server held before it: the key stays stale, and its next read
                         // fetches again (as a live reader does at once).
-                        if channel.invalidationCount > mark.invalidations { invalidateEverythingWritten(of: key) }
+                        if channel.mark.invalidations > mark.invalidations { invalidateEverythingWritten(of: key) }
                         return KeyChannel<Value>.FlightEnd(
                             flight: flight, result: .success(outcome), delivery: delivery, started: mark)
                     }
