@@ -173,17 +173,18 @@ private final class OutboxRun {
         /// The mutation's scope: those that share one are sent in one chain, across elements.
         var scope: String?
         /// A conflict held for the app (`onConflict` "ask"): the server's value and entity tag
-        /// it came with, what the user meant, and the value learned when it came.
-        var held: (server: String, tag: String, local: String, learned: String)?
+        /// it came with, what the user meant, and the value (and entity tag) learned when it came.
+        var held: (server: String, tag: String, local: String, learned: String, learnedTag: String?)?
         /// How the app resolved the held conflict, until the queue ends it.
         var resolution: String?
         /// The refusal (412) the server remembers under the mutation's idempotency key: the
         /// server's value and entity tag it came with.
         var refusal: (server: String, tag: String)?
         /// A request sent again after a conflict that did not get through (offline, or a 412):
-        /// the value learned when the conflict came, the value it sent and its `If-Match`. Sent
-        /// again as it is while nothing new is learned of the element (until a relaunch).
-        var resent: (learned: String, edited: String, tag: String)?
+        /// the value and entity tag learned when the conflict came, the value it sent and its
+        /// `If-Match`. Sent again as it is while nothing new is learned of the element (the value
+        /// and tag held are those; until a relaunch).
+        var resent: (learned: String, learnedTag: String?, edited: String, tag: String)?
 
         var description: String { "\(id)\(suffix)" }
     }
@@ -309,7 +310,7 @@ private final class OutboxRun {
                     mutation.resolution = nil
                     mutation.refusal = nil
                     let edited = held.server + (resolution == "merge" ? " & " + held.local : mutation.suffix)
-                    mutation.resent = (held.learned, edited, held.tag)
+                    mutation.resent = (held.learned, held.learnedTag, edited, held.tag)
                     guard online, sent(edited, of: &mutation, ifMatch: held.tag) else {
                         stopped.insert(id)
                         kept.append(mutation)
@@ -327,7 +328,9 @@ private final class OutboxRun {
                 // NB: a request sent again after a conflict that did not get through goes again as
                 // it is while nothing new is learned of the element; else it is made again.
                 var (edited, ifMatch) = (learned[id, default: ""] + mutation.suffix, entityTags[id])
-                if let resent = mutation.resent, resent.learned == learned[id, default: ""] {
+                if let resent = mutation.resent, resent.learned == learned[id, default: ""],
+                    resent.learnedTag == entityTags[id]
+                {
                     (edited, ifMatch) = (resent.edited, resent.tag)
                 } else {
                     mutation.resent = nil
@@ -344,7 +347,7 @@ private final class OutboxRun {
                 }
                 switch mutation.onConflict {
                 case "ask":
-                    mutation.held = (conflict.server, conflict.tag, edited, learned[id, default: ""])
+                    mutation.held = (conflict.server, conflict.tag, edited, learned[id, default: ""], entityTags[id])
                     stopped.insert(id)
                     kept.append(mutation)
                 case "server":
@@ -355,7 +358,7 @@ private final class OutboxRun {
                     mutation.refusal = nil
                     let resent =
                         conflict.server + (mutation.onConflict == "merge" ? " & " + edited : mutation.suffix)
-                    mutation.resent = (learned[id, default: ""], resent, conflict.tag)
+                    mutation.resent = (learned[id, default: ""], entityTags[id], resent, conflict.tag)
                     if !sent(resent, of: &mutation, ifMatch: conflict.tag) {
                         stopped.insert(id)
                         kept.append(mutation)

@@ -17,7 +17,8 @@ import Foundation
 /// shown over it, a "done" leaves it, and the next request sends it as it is. A server value
 /// that is another (the request has not landed, or someone else changed the element) gets the
 /// mutation applied, as any fetched value does. And while nothing new is learned of the
-/// element (its kept server value is the one the last request went with), a mutation sent
+/// element (its kept server value and entity tag are the ones the last request went with: a
+/// value learned again since, the same with another tag or none, is new), a mutation sent
 /// again is that request again: the same value, entity tag and key (after a conflict the
 /// client won, the request made over the server's value, not one made again over the copy
 /// kept).
@@ -31,8 +32,9 @@ extension DiskCache {
         /// The value it sent, encoded as a row is; `nil`: the store held no value of the
         /// element (nothing fetched is taken to hold it).
         let value: Data?
-        /// The element's kept server value when it went.
-        let keptBase: Data?
+        /// The element's kept server value when it went, with its entity tag: the same value
+        /// learned again with another tag (or none) is something new learned.
+        let keptBase: ElementBase?
         /// Whether it was made over ``keptBase`` (the mutation applied to it), not over a
         /// conflict's server value.
         let isOverKeptBase: Bool

@@ -6,7 +6,7 @@ import Foundation
 /// it in the element's row (see `DiskCache+Outbox.swift`).
 extension DiskCache {
     /// An element's server value and the entity tag it came with (`value` `nil`: not stored).
-    struct ElementBase: Sendable {
+    struct ElementBase: Sendable, Equatable {
         let value: Data?
         let entityTag: String?
     }

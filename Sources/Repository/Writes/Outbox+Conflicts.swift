@@ -9,7 +9,7 @@ extension Outbox {
     /// whether the element's next mutations may go.
     func resolve(
         _ conflict: WriteConflict, of mutation: any Mutation<Element, Environment>,
-        _ stored: DiskCache.StoredMutation, local: Element?, sentOver: Data?
+        _ stored: DiskCache.StoredMutation, local: Element?, sentOver: DiskCache.ElementBase?
     ) async -> Bool {
         let server = conflict.body.flatMap { try? JSONDecoder().decode(Element.self, from: $0) }
         let refused = HeldConflict(
@@ -62,7 +62,7 @@ extension Outbox {
             // NB: unless a value fetched or saved since (while the conflict was held) is newer.
             let server = details.server.flatMap { try? ElementStore<Element>.encoded($0) }
             let change = DiskCache.ServerValueChange.refusal(
-                server, entityTag: details.entityTag, sentOver: conflict.sentOver)
+                server, entityTag: details.entityTag, sentOver: conflict.sentOver?.value)
             let ended = await settled(stored, change, pending: pending, error: nil)
             if ended, let event { broadcast.send(event) }
             return ended
@@ -99,8 +99,8 @@ struct HeldConflict<Element: Sendable>: Sendable {
     let stored: DiskCache.StoredMutation
     let conflict: WriteConflict
     let details: MutationConflict<Element>
-    /// The element's kept server value the mutation was sent over.
-    let sentOver: Data?
+    /// The element's kept server value (and its entity tag) the mutation was sent over.
+    let sentOver: DiskCache.ElementBase?
     /// What the app decided (``Outbox/resolve(_:with:)``); `nil` while it has not.
     var resolution: ConflictResolution? = nil
 }

@@ -12,11 +12,11 @@ extension Outbox {
     /// then. What the server says then is its answer.
     func send(
         _ mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation,
-        resending: MutationContext<Element>? = nil, over keptBase: Data? = nil
+        resending: MutationContext<Element>? = nil, over keptBase: DiskCache.ElementBase? = nil
     ) async -> Bool {
         let pending = pending(stored, mutation)
         let context: MutationContext<Element>
-        var base: Data?
+        var base: DiskCache.ElementBase?
         // NB: whether `context` was made over `base`, so that an answer that is the value sent is
         // what the row shows already (see `DiskCache.Settlement.sentOver`).
         var isOverBase = false
@@ -72,7 +72,7 @@ extension Outbox {
             if let value = result.value {
                 let answer = try ElementStore<Element>.encoded(value)
                 change = .answer(answer, entityTag: result.entityTag)
-                if isOverBase, let base, let sending { sentOver = (base, sending) }
+                if isOverBase, let base = base?.value, let sending { sentOver = (base, sending) }
             } else if !isOverBase {
                 // NB: the value sent over the server's (after a conflict, or that request again),
                 // not the mutation over the copy kept.
@@ -100,15 +100,15 @@ extension Outbox {
     /// the same key). A server value that is what that request sent (fetched after the server
     /// stored it) holds the mutation: it is sent as it is.
     private func context(for mutation: any Mutation<Element, Environment>, _ stored: DiskCache.StoredMutation)
-        async throws -> (MutationContext<Element>, base: Data?, isOverBase: Bool)
+        async throws -> (MutationContext<Element>, base: DiskCache.ElementBase?, isOverBase: Bool)
     {
         // NB: the reads of elements sent side by side that wait together are one hop onto the file.
         let (disk, type) = (store.disk, store.type)
         let base = try await baseReads.submit(stored.elementID) { ids in try await disk.bases(type: type, ids: ids) }
-        if let last = store.disk.lastRequest(of: stored), last.keptBase == base?.value,
+        if let last = store.disk.lastRequest(of: stored), last.keptBase == base,
             let context = last.context as? MutationContext<Element>, context.idempotencyKey == stored.idempotencyKey
         {
-            return (context, base?.value, last.isOverKeptBase)
+            return (context, base, last.isOverKeptBase)
         }
         let decoder = JSONDecoder()
         let server = try base?.value.map { try decoder.decode(Element.self, from: $0) }
@@ -116,7 +116,7 @@ extension Outbox {
         let context = MutationContext(
             idempotencyKey: stored.idempotencyKey, entityTag: base?.entityTag, serverValue: server, edited: edited,
             attempt: 1)
-        return (context, base?.value, true)
+        return (context, base, true)
     }
 
     /// Rolls `stored` back alone and tells ``OutboxEvent/rejected(_:_:)`` with `error`; `false`,
