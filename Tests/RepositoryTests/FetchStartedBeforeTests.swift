@@ -131,6 +131,26 @@ struct FetchStartedBeforeTests {
         #expect(try await older.value == .notModified, "the save or removal won over it")
     }
 
+    /// A one-shot read that always fetches (`reloadIgnoringCache`, network-first), made after an
+    /// invalidation: it returned the value of the fetch that started before (its stream's first
+    /// value), what the server held before the change the app invalidated the key for.
+    @Test(arguments: [CachePolicy.reloadIgnoringCache, .loadElseReturnCache])
+    func aReadThatAlwaysFetchesAfterAnInvalidationGetsAFetchThatStartedAfterIt(policy: CachePolicy) async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = repository(loader)
+        let (older, request) = try await olderRefresh(repository, loader)
+        repository.invalidate("todos")
+        let read = Task { try await repository.value(for: "todos", policy: policy) }
+        await waitForCallers(2, of: repository)
+        #expect(loader.complete(request, returning: "before the change"))
+        #expect(loader.complete(try await loader.call(1), returning: "after the change"))
+        let value = try #require(try await read.value)
+        #expect(value.value == "after the change")
+        #expect(value.origin == .remote)
+        #expect(!value.isStale)
+        #expect(try await older.value == .updated)
+    }
+
     /// With nothing done to the key since its request started, a refresh joins the fetch in
     /// flight, as documented: one request.
     @Test func aRefreshWithNothingDoneSinceJoinsTheFetchInFlight() async throws {

@@ -43,7 +43,15 @@ extension KeyedRepository {
                 }
             if !isStale { return cachedValue(of: hit, for: key, refreshing: false, at: date) }
         }
-        return try await withChannel(for: key) { channel in
+        return try await fetchedValue(for: key)
+    }
+
+    /// The value a fetch of `key` brings, waited for (the fetch in flight, when one is, unless
+    /// its request started before a save, removal or invalidation of `key` made before this
+    /// call: then the one after it); the tiers' value when a save or removal landed while it
+    /// ran, `nil` when that left none. Throws the fetch's error.
+    func fetchedValue(for key: Key) async throws -> CachedValue<Value>? {
+        try await withChannel(for: key) { channel in
             // NB: not a fetch whose request started before a save, removal or invalidation of
             // `key` (see `flight(_:in:unlessWrittenAfter:skippingFresh:)`).
             let end = try await flight(key, in: channel)

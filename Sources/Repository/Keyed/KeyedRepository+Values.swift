@@ -17,6 +17,11 @@ extension KeyedRepository {
 
     /// The first value (or `nil` for "no value") that a read of `key` with `policy` delivers.
     ///
+    /// A read that fetches first (``CachePolicy/reloadIgnoringCache``,
+    /// ``CachePolicy/loadElseReturnCache``) joins the fetch in flight, unless its request
+    /// started before a save, removal or invalidation of `key` made before this call: then it
+    /// waits for the fetch after it, as ``refresh(_:)`` and ``freshValue(for:maxAge:)`` do.
+    ///
     /// - Throws: The first error the read delivers before a value (for a
     ///   ``CachePolicy/loadElseReturnCache`` read, only when nothing is cached either).
     public func value(for key: Key, policy: CachePolicy = .returnCacheElseLoad) async throws -> CachedValue<Value>? {
@@ -34,6 +39,18 @@ extension KeyedRepository {
                 return cachedValue(of: hit, for: key, refreshing: true, at: date)
             }
             if policy == .returnCacheDontLoad { return nil }
+        }
+        // NB: a read that fetches first is answered by a fetch whose request started after every
+        // save, removal and invalidation of `key` made before it (its stream's first value could be
+        // an older fetch's): the fetch's value, or (network-first) the cached one when it fails.
+        if policy == .reloadIgnoringCache { return try await fetchedValue(for: key) }
+        if policy == .loadElseReturnCache {
+            do {
+                return try await fetchedValue(for: key)
+            } catch {
+                guard !Task.isCancelled, let hit = await lookUp(key).hit else { throw error }
+                return cachedValue(of: hit, for: key, refreshing: false, at: now())
+            }
         }
         var failure: (any Error)?
         for await event in events(for: key, policy: policy) {
