@@ -409,7 +409,8 @@ private final class OutboxRun {
 
         /// The app resolves the first conflict held as `resolution` says: the server's way at
         /// once (its value the conflict came with becomes the one learned, unless a newer one
-        /// was learned since), the others when the queue next runs.
+        /// was learned since: another value, or the same with another entity tag), the others
+        /// when the queue next runs.
         mutating func resolveFirstHeld(as resolution: String) {
             guard let index = pending.firstIndex(where: { $0.held != nil && $0.resolution == nil }),
                 let held = pending[index].held
@@ -420,7 +421,7 @@ private final class OutboxRun {
             }
             let id = pending[index].id
             pending.remove(at: index)
-            if learned[id] == held.learned {
+            if learned[id] == held.learned, entityTags[id] == held.learnedTag {
                 learned[id] = held.server
                 entityTags[id] = held.tag
             }

@@ -14,9 +14,10 @@ extension DiskCache {
         /// The server said "done" without the value: the mutation applied to the kept value.
         case mutationApplied(entityTag: String?)
         /// The server's value a refusal (a conflict) came with (`nil`: the value stays), taken
-        /// while the kept value is still the one the mutation was sent over; a value fetched
-        /// or saved since is newer, and it stays.
-        case refusal(Data?, entityTag: String?, sentOver: Data?)
+        /// while the kept value is still the one the mutation was sent over, with its entity
+        /// tag; a value fetched or saved since is newer, and it stays (also the same value with
+        /// another entity tag: the server's copy changed and changed back).
+        case refusal(Data?, entityTag: String?, sentOver: ElementBase?)
     }
 
     /// One mutation to settle, in one transaction with others (``settleMutations(_:writtenAt:)``):
@@ -81,7 +82,9 @@ extension DiskCache {
             }
             base = ElementBase(value: value, entityTag: entityTag ?? base.entityTag)
         case .refusal(let value, let entityTag, let sentOver):
-            if held == sentOver { base = ElementBase(value: value ?? base.value, entityTag: entityTag) }
+            if held == sentOver?.value, sentOver.map({ $0.entityTag == base.entityTag }) ?? true {
+                base = ElementBase(value: value ?? base.value, entityTag: entityTag)
+            }
         }
         try writeBase(base, type: type, id: id)
         let delete = try database.prepare(

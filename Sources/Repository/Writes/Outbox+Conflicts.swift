@@ -62,7 +62,7 @@ extension Outbox {
             // NB: unless a value fetched or saved since (while the conflict was held) is newer.
             let server = details.server.flatMap { try? ElementStore<Element>.encoded($0) }
             let change = DiskCache.ServerValueChange.refusal(
-                server, entityTag: details.entityTag, sentOver: conflict.sentOver?.value)
+                server, entityTag: details.entityTag, sentOver: conflict.sentOver)
             let ended = await settled(stored, change, pending: pending, error: nil)
             if ended, let event { broadcast.send(event) }
             return ended
