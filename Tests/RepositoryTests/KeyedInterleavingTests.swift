@@ -11,10 +11,15 @@ import Testing
 /// in memory): 1,000 runs, 10,000 in the full fault corpus (`CLK_FULL_FAULT_CORPUS=1`, as
 /// `.ci/run` sets it), in 4 shards of their own seeds.
 ///
+/// Refreshes, fresh values and one-shot reads that fetch first are made among them.
+///
 /// After each run: every save that returned is stored and every live reader ends with what the
 /// store holds, no reader is left refreshing or waiting, no value whose write failed was ever
 /// shown, and no fetch's value was shown after a save that came after the fetch started; no
-/// fetch that started before a removal brought the value back.
+/// fetch that started before a removal brought the value back; a value fetched by a request that
+/// started before the last invalidation is not held as fresh; and no fresh value or one-shot
+/// read that fetches first returned a value older than a save, removal or invalidation made
+/// before it was called.
 @Suite(.timeLimit(.minutes(HangLimit.minutes)))
 struct KeyedInterleavingTests {
     static let runs = RandomizedRuns.count(full: 10_000, usual: 1_000)
@@ -41,8 +46,14 @@ private final class Run {
     let poisoned = Locked(false)
     let fetches = Locked(0)
     var readers: [(task: Task<Void, Never>, events: Locked<[CachedValue<String>?]>)] = []
-    /// How many refresh calls the test made have not returned.
+    /// How many refresh, fresh value and one-shot read calls the test made have not returned.
     let runningRefreshes = Locked(0)
+    /// How many invalidations were made, and how many saves and removals returned.
+    let invalidations = Locked(0)
+    var committed = 0
+    /// What each fresh value and one-shot read that fetches first returned (`nil`: nothing, or
+    /// it threw), with its policy's name and the writes made before it was called.
+    let answers = Locked<[(call: String, committed: Int, invalidations: Int, answer: CachedValue<String>?)]>([])
     /// Values whose write failed: never to be shown.
     var lost: Set<String> = []
     /// The number of the last write when it was a removal.
@@ -51,18 +62,19 @@ private final class Run {
     init(run: String) throws {
         self.run = run
         disk = try DiskCache(.inMemory)
-        let (loader, saves, poisoned, fetches) = (loader, saves, poisoned, fetches)
+        let (loader, saves, poisoned, fetches, invalidations) = (loader, saves, poisoned, fetches, invalidations)
         repository = KeyedRepository(memory: MemoryCache(countLimit: 1), disk: disk, now: { [clock] in clock.now }) {
             key in
-            // NB: the value says which fetch it is and how many saves had returned when its
-            // request started.
-            let (id, before) = (
+            // NB: the value says which fetch it is, how many saves had started and how many
+            // invalidations had been made when its request started.
+            let (id, before, invalidated) = (
                 fetches.withLock { count in
                     count += 1; return count
-                }, saves.withLock { $0 }
+                }, saves.withLock { $0 }, invalidations.withLock { $0 }
             )
             _ = try await loader.load(key)
-            return poisoned.withLock { $0 } ? "poisoned \(id)/\(before)" : "fetch \(id)/\(before)"
+            let name = poisoned.withLock { $0 } ? "poisoned" : "fetch"
+            return "\(name) \(id)/\(before)/\(invalidated)"
         }
     }
 
@@ -70,9 +82,11 @@ private final class Run {
         for _ in 0..<Int(random.next() % 9 + 3) {
             switch random.next() % 11 {
             case 0, 1: try await save(random.next() % 5 == 0)
-            case 2: refresh()
+            case 2: oneShot(random.next())
             case 3: await completeOne(failingItsWrite: random.next() % 4 == 0, failingTheFetch: random.next() % 5 == 0)
-            case 4: repository.invalidate("k")
+            case 4:
+                invalidations.withLock { $0 += 1 }
+                repository.invalidate("k")
             case 5: startReader(random.next())
             case 6: if !readers.isEmpty { readers[Int(random.next() % UInt64(readers.count))].task.cancel() }
             case 7: clock.advance(by: random.next() % 2 == 0 ? 3_600 : -3_600)
@@ -94,6 +108,7 @@ private final class Run {
             // began, so it may follow it only if it started after the save committed.
             saves.withLock { $0 = number }
             try await repository.save("save \(number)", for: "k")
+            committed = number
             return
         }
         await disk.setWriteFault { _ in throw Injected() }
@@ -110,12 +125,26 @@ private final class Run {
         saves.withLock { $0 = number }
         removedAt = number
         try await repository.remove("k")
+        committed = number
     }
 
-    private func refresh() {
+    /// A refresh, a fresh value or a one-shot read that fetches first (its answer noted).
+    private func oneShot(_ choice: UInt64) {
         runningRefreshes.withLock { $0 += 1 }
-        Task { [repository, runningRefreshes] in
-            _ = try? await repository.refresh("k")
+        let call = ["refresh", "fresh value", "reload", "network first"][Int(choice % 4)]
+        let (before, invalidated) = (committed, invalidations.withLock { $0 })
+        Task { [repository, runningRefreshes, answers] in
+            let answer: CachedValue<String>?
+            switch call {
+            case "refresh":
+                _ = try? await repository.refresh("k")
+                runningRefreshes.withLock { $0 -= 1 }
+                return
+            case "fresh value": answer = try? await repository.freshValue(for: "k")
+            case "reload": answer = try? await repository.value(for: "k", policy: .reloadIgnoringCache)
+            default: answer = try? await repository.value(for: "k", policy: .loadElseReturnCache)
+            }
+            answers.withLock { $0.append((call, before, invalidated, answer)) }
             runningRefreshes.withLock { $0 -= 1 }
         }
     }
@@ -192,7 +221,7 @@ private final class Run {
         if saved > 0 {
             // The last save (nothing, when the last write was a removal), or a fetch that started after it.
             let afterLastSave =
-                stored.map { $0 == "save \(saved)" || $0.hasSuffix("/\(saved)") } ?? (removedAt == saved)
+                stored.map { $0 == "save \(saved)" || Self.writes(before: $0)?.saves == saved } ?? (removedAt == saved)
             #expect(afterLastSave, "run \(run): stored \(stored ?? "nothing") after save \(saved)")
         }
         for (index, reader) in readers.enumerated() {
@@ -209,7 +238,7 @@ private final class Run {
                 if parts[0] == "lost" { continue }
                 if parts[0] == "save" {
                     seenSaves = Int(parts[1])!
-                } else if let before = Int(parts[1].split(separator: "/")[1]) {
+                } else if let before = Self.writes(before: shown)?.saves {
                     #expect(before >= seenSaves, "run \(run): \(shown) shown after save \(seenSaves)")
                 }
             }
@@ -218,6 +247,40 @@ private final class Run {
             if let last, let stored { #expect(last.value == stored, "run \(run), reader \(index): \(last.value)") }
         }
         for reader in readers { reader.task.cancel() }
+        try await checkFreshness(of: stored)
+    }
+
+    /// A fetched value held is stale when its request started before the last invalidation; no
+    /// fresh value or read that fetches first answered with a value older than a save, removal
+    /// or invalidation made before it was called (network-first falling back on the cache
+    /// aside).
+    private func checkFreshness(of stored: String?) async throws {
+        if let stored, let writes = Self.writes(before: stored), writes.invalidations < invalidations.withLock({ $0 }) {
+            let held = try await repository.value(for: "k", policy: .returnCacheDontLoad)
+            #expect(held?.isStale != false, "run \(run): \(stored) is held as fresh after a later invalidation")
+        }
+        for (call, before, invalidated, answer) in answers.withLock({ $0 }) {
+            guard let answer, call != "network first" || answer.origin == .remote else { continue }
+            let parts = answer.value.split(separator: " ")
+            if parts[0] == "save" {
+                #expect(Int(parts[1])! >= before, "run \(run): \(call) answered \(answer.value) after save \(before)")
+            } else if let writes = Self.writes(before: answer.value) {
+                #expect(
+                    writes.saves >= before && writes.invalidations >= invalidated,
+                    "run \(run): \(call) answered \(answer.value), called after \(before) writes, \(invalidated) invalidations"
+                )
+            }
+        }
+    }
+
+    /// How many saves had started and invalidations had been made when the request of a
+    /// fetched `value` ("fetch id/saves/invalidations") started; `nil` for another value.
+    static func writes(before value: String) -> (saves: Int, invalidations: Int)? {
+        let parts = value.split(separator: " ")
+        guard parts.count == 2, parts[0] == "fetch" || parts[0] == "poisoned" else { return nil }
+        let numbers = parts[1].split(separator: "/").compactMap { Int($0) }
+        guard numbers.count == 3 else { return nil }
+        return (numbers[1], numbers[2])
     }
 
     struct Injected: Error {}
