@@ -66,6 +66,38 @@ struct KeyedFetchLifetimeTests {
         #expect(attempts.withLock { $0 } == 1, "no attempt after the reader went")
     }
 
+    /// A one-shot read that fetches first, or a fresh value, whose task is cancelled: it throws
+    /// `CancellationError` (network-first too, though a value is cached), and its fetch stops.
+    @Test(arguments: ["reload", "network first", "fresh value"])
+    func aOneShotFetchStopsWhenItsTaskIsCancelled(call: String) async throws {
+        let clock = ManualClock()
+        let attempts = Locked(0)
+        struct Busy: RetryableError { var isTransient: Bool { true } }
+        let repository = KeyedRepository<String, String>(
+            ages: CacheAges(staleAfter: .zero, expireAfter: .seconds(3_600)),
+            retry: RetryPolicy(attempts: 10, initialDelay: .seconds(1), clock: clock)
+        ) { _ in
+            attempts.withLock { $0 += 1 }
+            throw Busy()
+        }
+        try await repository.save("held", for: "k")
+        let read = Task {
+            switch call {
+            case "reload": try await repository.value(for: "k", policy: .reloadIgnoringCache)
+            case "network first": try await repository.value(for: "k", policy: .loadElseReturnCache)
+            default: try await repository.freshValue(for: "k")
+            }
+        }
+        try await clock.waitForSleepers(1)  // the first attempt failed; the retry waits
+        read.cancel()
+        await #expect(throws: CancellationError.self) { try await read.value }
+        while repository.isFetching("k") { await Task.yield() }
+        clock.advance(by: .seconds(60))
+        for _ in 0..<100 { await Task.yield() }
+        #expect(attempts.withLock { $0 } == 1, "no attempt after the call went")
+        #expect(repository.cachedValue(for: "k")?.value == "held")
+    }
+
     @Test func aFetchSomeoneStillAwaitsGoesOnWhenTheReaderGoes() async throws {
         let loader = ControlledLoader<String, String>()
         let repository = KeyedRepository<String, String>(fetch: loader.load)
