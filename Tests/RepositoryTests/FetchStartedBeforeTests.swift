@@ -151,6 +151,26 @@ struct FetchStartedBeforeTests {
         #expect(try await older.value == .updated)
     }
 
+    /// An element the server changed, invalidated by id while a list nobody reads is being
+    /// fetched (a prefetch): nothing held said whether the list holds it, and the list the
+    /// fetch brings, from a request that started before, was held as fresh.
+    @Test(arguments: [true, false])
+    func aListFetchedByARequestThatStartedBeforeAnInvalidationOfAnElementItHoldsStaysStale(holdsIt: Bool)
+        async throws
+    {
+        struct Item: Identifiable, Sendable, Codable, Equatable { let id: Int }
+        let loader = ControlledLoader<String, [Item]>()
+        let repository = KeyedRepository<String, [Item]>(
+            ages: CacheAges(staleAfter: .seconds(3_600), expireAfter: .seconds(86_400)), fetch: loader.load)
+        let older = Task { try await repository.refresh("list") }
+        let request = try await loader.call(0)
+        #expect(await repository.invalidate(holding: 42) == [], "no list held holds it yet")
+        #expect(loader.complete(request, returning: [Item(id: 7), Item(id: holdsIt ? 42 : 8)]))
+        #expect(try await older.value == .updated)
+        let held = try #require(try await repository.value(for: "list", policy: .returnCacheDontLoad))
+        #expect(held.isStale == holdsIt, holdsIt ? "the next read fetches again" : "a list without it stays fresh")
+    }
+
     /// With nothing done to the key since its request started, a refresh joins the fetch in
     /// flight, as documented: one request.
     @Test func aRefreshWithNothingDoneSinceJoinsTheFetchInFlight() async throws {

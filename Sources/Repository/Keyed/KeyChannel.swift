@@ -25,6 +25,14 @@ final class KeyChannel<Value: Sendable>: Sendable {
         /// The fetch this reader started or joined has ended (sent to that reader only, after
         /// everything the fetch delivered).
         indirect case fetchEnded(FlightEnd)
+
+        /// The value it brings (written, edited or confirmed); `nil` for another delivery.
+        var deliveredValue: Value? {
+            switch self {
+            case .value(let value, _, _, _, _), .edited(let value, _, _, _, _), .confirmed(let value, _, _, _): value
+            default: nil
+            }
+        }
     }
 
     /// How a fetch of the key ended, as every caller that waited for it learns it.
@@ -64,6 +72,10 @@ final class KeyChannel<Value: Sendable>: Sendable {
     let writes = AsyncLock()
     private let state = Locked(
         (written: UInt64(0), writtenWhole: UInt64(0), flights: UInt64(0), invalidations: UInt64(0)))
+    /// Invalidations of the values that match, made while a fetch of the key was on its way
+    /// and nothing held showed whether the key's value matches (a list nobody reads, by the
+    /// elements it holds): the value that fetch brings is stale when one matches it.
+    private let matchesInFlight = Locked<[@Sendable (Value) -> Bool]>([])
     /// The value of the last write in this process, kept only by a repository that compares
     /// values (one over a ``LocalStore``), to tell its own writes from others' in the store.
     let lastWritten = Locked<Value?>(nil)
@@ -107,6 +119,21 @@ final class KeyChannel<Value: Sendable>: Sendable {
 
     /// What has been done to the key so far (see ``Mark``), while someone used it.
     var mark: Mark { state.withLock { Mark(invalidations: $0.invalidations, writtenWhole: $0.writtenWhole) } }
+
+    /// Makes the value of the fetch on its way stale when `matches` says so (see
+    /// ``takeMatchesInFlight()``).
+    func invalidateInFlight(matching matches: @escaping @Sendable (Value) -> Bool) {
+        matchesInFlight.withLock { $0.append(matches) }
+    }
+
+    /// Takes the invalidations ``invalidateInFlight(matching:)`` made: a fetch takes them
+    /// before its request (they are older than it) and when it writes (they are newer).
+    func takeMatchesInFlight() -> [@Sendable (Value) -> Bool] {
+        matchesInFlight.withLock { matches in
+            defer { matches = [] }
+            return matches
+        }
+    }
 
     /// Counts an invalidation and tells every reader.
     func invalidate() {

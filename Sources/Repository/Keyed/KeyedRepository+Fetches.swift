@@ -57,6 +57,7 @@ extension KeyedRepository {
             let started = channel.writtenVersion
             let seenInTier = tier?.latestVersion
             let mark = channel.mark
+            _ = channel.takeMatchesInFlight()
             // NB: the fetch uses the channel until it ends, so a caller that comes while it
             // writes finds this channel (its write lock, its versions, this fetch), not a new one.
             guard checkOutExistingChannel(for: key, being: channel) != nil else {
@@ -101,8 +102,14 @@ extension KeyedRepository {
                             result, for: key, in: channel, sent: validators, keepingWritesAfter: startedInTier)
                         // NB: what a request that started before an invalidation of the key brings is
                         // what the server held before it: the key stays stale, and its next read
-                        // fetches again (as a live reader does at once).
-                        if channel.mark.invalidations > mark.invalidations { invalidateEverythingWritten(of: key) }
+                        // fetches again (as a live reader does at once). Also when the invalidation
+                        // named what it holds (an element of a list), and nothing held said it did.
+                        let matches = channel.takeMatchesInFlight()
+                        if channel.mark.invalidations > mark.invalidations
+                            || delivery.deliveredValue.map({ value in matches.contains { $0(value) } }) == true
+                        {
+                            invalidateEverythingWritten(of: key)
+                        }
                         return KeyChannel<Value>.FlightEnd(
                             flight: flight, result: .success(outcome), delivery: delivery, started: mark)
                     }

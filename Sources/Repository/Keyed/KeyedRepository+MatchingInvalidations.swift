@@ -35,15 +35,24 @@ extension KeyedRepository {
     /// let keys = await lists.invalidate(holding: contact.id)   // the server changed contact 42
     /// ```
     ///
-    /// A list on disk only is checked when it is next read (no list is decoded now).
+    /// A list on disk only is checked when it is next read (no list is decoded now). A list
+    /// being fetched that nothing held yet (a prefetch nobody reads) is stale once its fetch
+    /// stores it holding the element: its request started before this call.
     ///
     /// - Returns: The keys of the lists in memory or with live readers that held the element.
     @discardableResult
     public func invalidate<Element: Identifiable & Sendable>(holding id: Element.ID) async -> [Key]
     where Value == [Element], Element.ID: Sendable {
-        invalidateEverythingWritten { _, list in list.contains { $0.id == id } }
+        let holds: @Sendable ([Element]) -> Bool = { list in list.contains { $0.id == id } }
+        invalidateEverythingWritten { _, list in holds(list) }
         var held: [Key] = []
-        for key in Set(memory.keysByRecency).union(observedKeys) {
+        let examined = Set(memory.keysByRecency).union(observedKeys)
+        // NB: a list being fetched that nothing here holds (a prefetch): whether it holds the
+        // element is known once its fetch writes it, from a request that started before now.
+        for (key, channel) in liveKeys where !examined.contains(key) && channel.flight.isRunning {
+            channel.invalidateInFlight(matching: holds)
+        }
+        for key in examined {
             let list: [Element]?
             if let entry = memory.entry(for: key) { list = entry.value } else { list = await lookUp(key).hit?.value }
             guard let list, list.contains(where: { $0.id == id }) else { continue }
