@@ -171,6 +171,26 @@ struct FetchStartedBeforeTests {
         #expect(held.isStale == holdsIt, holdsIt ? "the next read fetches again" : "a list without it stays fresh")
     }
 
+    /// A refresh asked for after such an invalidation waits for that fetch, then fetches again.
+    @Test func aRefreshAfterAnInvalidationOfAnElementWaitsForTheFetchThatStartedBeforeAndFetchesAgain()
+        async throws
+    {
+        struct Item: Identifiable, Sendable, Codable, Equatable { let id: Int }
+        let loader = ControlledLoader<String, [Item]>()
+        let repository = KeyedRepository<String, [Item]>(
+            ages: CacheAges(staleAfter: .seconds(3_600), expireAfter: .seconds(86_400)), fetch: loader.load)
+        let older = Task { try await repository.refresh("list") }
+        let request = try await loader.call(0)
+        await repository.invalidate(holding: 42)
+        let refresh = Task { try await repository.freshValue(for: "list") }
+        while repository.waitingCallers(for: "list") < 2 { await Task.yield() }
+        #expect(loader.complete(request, returning: [Item(id: 42)]))
+        #expect(loader.complete(try await loader.call(1), returning: [Item(id: 42), Item(id: 43)]))
+        #expect(try await refresh.value?.value.count == 2)
+        #expect(try await older.value == .updated)
+        #expect(try await repository.value(for: "list", policy: .returnCacheDontLoad)?.isStale == false)
+    }
+
     /// With nothing done to the key since its request started, a refresh joins the fetch in
     /// flight, as documented: one request.
     @Test func aRefreshWithNothingDoneSinceJoinsTheFetchInFlight() async throws {

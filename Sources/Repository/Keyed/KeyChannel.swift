@@ -48,16 +48,19 @@ final class KeyChannel<Value: Sendable>: Sendable {
         let started: Mark?
     }
 
-    /// What had been done to the key at a moment: how often it had been invalidated, and the
+    /// What had been done to the key at a moment: how often it had been invalidated (also by
+    /// what its fetch on the way may hold, see ``invalidateInFlight(matching:)``), and the
     /// version of its last write of the whole value (a save, a removal, a fetch's value).
     struct Mark: Sendable {
         let invalidations: UInt64
+        let invalidationsInFlight: UInt64
         let writtenWhole: UInt64
 
         /// Whether something was done to the key between this moment and `later`: a fetch whose
         /// request started at this one brings what the server held before it.
         func precedes(_ later: Mark) -> Bool {
-            invalidations < later.invalidations || writtenWhole < later.writtenWhole
+            invalidations < later.invalidations || invalidationsInFlight < later.invalidationsInFlight
+                || writtenWhole < later.writtenWhole
         }
     }
 
@@ -71,7 +74,10 @@ final class KeyChannel<Value: Sendable>: Sendable {
     /// patch reads the list it writes back.
     let writes = AsyncLock()
     private let state = Locked(
-        (written: UInt64(0), writtenWhole: UInt64(0), flights: UInt64(0), invalidations: UInt64(0)))
+        (
+            written: UInt64(0), writtenWhole: UInt64(0), flights: UInt64(0), invalidations: UInt64(0),
+            invalidationsInFlight: UInt64(0)
+        ))
     /// Invalidations of the values that match, made while a fetch of the key was on its way
     /// and nothing held showed whether the key's value matches (a list nobody reads, by the
     /// elements it holds): the value that fetch brings is stale when one matches it.
@@ -118,12 +124,20 @@ final class KeyChannel<Value: Sendable>: Sendable {
     }
 
     /// What has been done to the key so far (see ``Mark``), while someone used it.
-    var mark: Mark { state.withLock { Mark(invalidations: $0.invalidations, writtenWhole: $0.writtenWhole) } }
+    var mark: Mark {
+        state.withLock {
+            Mark(
+                invalidations: $0.invalidations, invalidationsInFlight: $0.invalidationsInFlight,
+                writtenWhole: $0.writtenWhole)
+        }
+    }
 
     /// Makes the value of the fetch on its way stale when `matches` says so (see
-    /// ``takeMatchesInFlight()``).
+    /// ``takeMatchesInFlight()``); a caller that comes for a new value after this is answered
+    /// by a fetch whose request started after it.
     func invalidateInFlight(matching matches: @escaping @Sendable (Value) -> Bool) {
         matchesInFlight.withLock { $0.append(matches) }
+        state.withLock { $0.invalidationsInFlight += 1 }
     }
 
     /// Takes the invalidations ``invalidateInFlight(matching:)`` made: a fetch takes them
