@@ -191,6 +191,24 @@ struct FetchStartedBeforeTests {
         #expect(try await repository.value(for: "list", policy: .returnCacheDontLoad)?.isStale == false)
     }
 
+    /// A read that serves the cache, of a key removed while a fetch that started before was on
+    /// its way: that fetch stores nothing (the removal wins), and the miss is fetched again.
+    @Test(arguments: [CachePolicy.returnCacheElseLoad, .returnCacheThenLoad])
+    func aCacheFirstReadOfAKeyRemovedDuringAFetchIsAnsweredByAFetchThatStartedAfter(policy: CachePolicy)
+        async throws
+    {
+        let loader = ControlledLoader<String, String>()
+        let repository = repository(loader)
+        let (older, request) = try await olderRefresh(repository, loader)
+        try await repository.remove("todos")  // a sign-out, say
+        let read = Task { try await repository.value(for: "todos", policy: policy) }
+        await waitForCallers(2, of: repository)
+        #expect(loader.complete(request, returning: "the first account's"))
+        #expect(loader.complete(try await loader.call(1), returning: "the second account's"))
+        #expect(try await read.value?.value == "the second account's")
+        #expect(try await older.value == .notModified)
+    }
+
     /// With nothing done to the key since its request started, a refresh joins the fetch in
     /// flight, as documented: one request.
     @Test func aRefreshWithNothingDoneSinceJoinsTheFetchInFlight() async throws {

@@ -29,9 +29,10 @@ extension KeyedRepository {
     ///   ``SyncOutcome/skipped`` when nothing was fetched; or its error.
     /// - Throws: `CancellationError` when the caller's task is cancelled.
     ///
-    /// A caller that comes for a new value (no `seen`, not `skippingFresh`) is not answered by a
-    /// fetch whose request started before a save, removal or invalidation of `key` made before
-    /// it came: it waits for that fetch, then `key` is fetched again.
+    /// A caller that comes for a new value (not `skippingFresh`) is not answered by a fetch
+    /// whose request started before a save, removal or invalidation of `key` made before it
+    /// came: it waits for that fetch, then `key` is fetched again (with `seen`, unless a write
+    /// came after it: a reader's miss after a removal, which that fetch did not fill).
     func flight(
         _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
     ) async throws -> KeyChannel<Value>.FlightEnd {
@@ -40,8 +41,8 @@ extension KeyedRepository {
         // NB: such a fetch brings what the server held before (a change the app made there, then
         // invalidated the key for), or nothing at all (a save or removal since it started wins
         // over it). One more is enough: it started after.
-        guard seen == nil, !skippingFresh, let started = end.started, started.precedes(asked) else { return end }
-        return try await anyFlight(key, in: channel)
+        guard !skippingFresh, let started = end.started, started.precedes(asked) else { return end }
+        return try await anyFlight(key, in: channel, unlessWrittenAfter: seen)
     }
 
     /// ``flight(_:in:unlessWrittenAfter:skippingFresh:)``, joining a fetch in flight whenever
