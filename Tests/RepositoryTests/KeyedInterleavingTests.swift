@@ -51,9 +51,25 @@ private final class Run {
     /// How many invalidations were made, and how many saves and removals returned.
     let invalidations = Locked(0)
     var committed = 0
-    /// What each fresh value and one-shot read that fetches first returned (`nil`: nothing, or
-    /// it threw), with its policy's name and the writes made before it was called.
-    let answers = Locked<[(call: String, committed: Int, invalidations: Int, answer: CachedValue<String>?)]>([])
+    /// How many removals started, and how many returned.
+    let removals = Locked((started: 0, done: 0))
+    /// What each fresh value and one-shot read returned (`nil`: nothing), with its name, the
+    /// writes made before it was called, and whether it threw or a removal ran meanwhile.
+    let answers = Locked<[Answer]>([])
+    struct Answer {
+        let call: String
+        let committed: Int
+        let invalidations: Int
+        let answer: CachedValue<String>?
+        let threw: Bool
+        let removedMeanwhile: Bool
+    }
+    /// The steps played, for a failure's message.
+    var steps: [String] = []
+    static let stepNames = [
+        "save", "save", "one-shot", "complete a fetch", "invalidate", "start a reader", "cancel a reader",
+        "move the clock", "remove", "save another key", "yield",
+    ]
     /// Values whose write failed: never to be shown.
     var lost: Set<String> = []
     /// The number of the last write when it was a removal.
@@ -80,7 +96,9 @@ private final class Run {
 
     func play(_ random: inout SeededGenerator) async throws {
         for _ in 0..<Int(random.next() % 9 + 3) {
-            switch random.next() % 11 {
+            let step = random.next() % 11
+            steps.append(Self.stepNames[Int(step)])
+            switch step {
             case 0, 1: try await save(random.next() % 5 == 0)
             case 2: oneShot(random.next())
             case 3: await completeOne(failingItsWrite: random.next() % 4 == 0, failingTheFetch: random.next() % 5 == 0)
@@ -124,28 +142,43 @@ private final class Run {
         let number = saves.withLock { $0 } + 1
         saves.withLock { $0 = number }
         removedAt = number
+        removals.withLock { $0.started += 1 }
         try await repository.remove("k")
+        removals.withLock { $0.done += 1 }
         committed = number
     }
 
-    /// A refresh, a fresh value or a one-shot read that fetches first (its answer noted).
+    /// A refresh, a fresh value or a one-shot read (its answer noted).
     private func oneShot(_ choice: UInt64) {
         runningRefreshes.withLock { $0 += 1 }
-        let call = ["refresh", "fresh value", "reload", "network first"][Int(choice % 4)]
+        let call = ["refresh", "fresh value", "reload", "network first", "cache first"][Int(choice % 5)]
+        steps.append(call)
         let (before, invalidated) = (committed, invalidations.withLock { $0 })
-        Task { [repository, runningRefreshes, answers] in
+        Task { [repository, runningRefreshes, answers, removals] in
+            defer { runningRefreshes.withLock { $0 -= 1 } }
+            let removedBefore = removals.withLock { $0.done }
             let answer: CachedValue<String>?
-            switch call {
-            case "refresh":
-                _ = try? await repository.refresh("k")
-                runningRefreshes.withLock { $0 -= 1 }
-                return
-            case "fresh value": answer = try? await repository.freshValue(for: "k")
-            case "reload": answer = try? await repository.value(for: "k", policy: .reloadIgnoringCache)
-            default: answer = try? await repository.value(for: "k", policy: .loadElseReturnCache)
+            var threw = false
+            do {
+                switch call {
+                case "refresh":
+                    _ = try await repository.refresh("k")
+                    return
+                case "fresh value": answer = try await repository.freshValue(for: "k")
+                case "reload": answer = try await repository.value(for: "k", policy: .reloadIgnoringCache)
+                case "network first": answer = try await repository.value(for: "k", policy: .loadElseReturnCache)
+                default: answer = try await repository.value(for: "k")
+                }
+            } catch {
+                (answer, threw) = (nil, true)
             }
-            answers.withLock { $0.append((call, before, invalidated, answer)) }
-            runningRefreshes.withLock { $0 -= 1 }
+            let removedMeanwhile = removals.withLock { $0.started } > removedBefore
+            answers.withLock {
+                $0.append(
+                    Answer(
+                        call: call, committed: before, invalidations: invalidated, answer: answer, threw: threw,
+                        removedMeanwhile: removedMeanwhile))
+            }
         }
     }
 
@@ -259,8 +292,15 @@ private final class Run {
             let held = try await repository.value(for: "k", policy: .returnCacheDontLoad)
             #expect(held?.isStale != false, "run \(run): \(stored) is held as fresh after a later invalidation")
         }
-        for (call, before, invalidated, answer) in answers.withLock({ $0 }) {
-            guard let answer, call != "network first" || answer.origin == .remote else { continue }
+        for noted in answers.withLock({ $0 }) {
+            let (call, before, invalidated) = (noted.call, noted.committed, noted.invalidations)
+            // NB: the server always has a value: "no value" only when a removal ran meanwhile.
+            #expect(
+                noted.answer != nil || noted.threw || noted.removedMeanwhile,
+                "run \(run): \(call) answered no value, called after \(before) writes; \(steps)")
+            // NB: a cache-first read serves a stale value, and network-first the cached one when its fetch fails.
+            guard let answer = noted.answer, call != "cache first", call != "network first" || answer.origin == .remote
+            else { continue }
             let parts = answer.value.split(separator: " ")
             if parts[0] == "save" {
                 #expect(Int(parts[1])! >= before, "run \(run): \(call) answered \(answer.value) after save \(before)")

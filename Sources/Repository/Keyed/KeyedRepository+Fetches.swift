@@ -50,6 +50,22 @@ extension KeyedRepository {
     private func anyFlight(
         _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64? = nil, skippingFresh: Bool = false
     ) async throws -> KeyChannel<Value>.FlightEnd {
+        while true {
+            let end = try await startOrJoinFlight(
+                key, in: channel, unlessWrittenAfter: seen, skippingFresh: skippingFresh)
+            // NB: a fetch joined that another caller started and skipped by its own condition (a
+            // write since the miss it saw) is no answer to a caller whose condition does not skip
+            // it (a miss seen after that write, a refresh): it asks again.
+            guard case .success(.skipped) = end.result, end.started == nil, !skippingFresh else { return end }
+            if let seen, channel.wasWritten(after: seen) { return end }
+        }
+    }
+
+    /// ``anyFlight(_:in:unlessWrittenAfter:skippingFresh:)``, once: the fetch in flight (whoever
+    /// started it, with whatever condition), or one this caller starts.
+    private func startOrJoinFlight(
+        _ key: Key, in channel: KeyChannel<Value>, unlessWrittenAfter seen: UInt64?, skippingFresh: Bool
+    ) async throws -> KeyChannel<Value>.FlightEnd {
         // NB: a caller whose condition a value in hand meets (a miss, a fresh value) joins a fetch
         // that has it; any other comes for a fetch made after it asked: a refresh made on seeing a
         // fetched value starts a new fetch, it does not join the one that delivered it.
