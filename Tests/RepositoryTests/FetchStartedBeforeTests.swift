@@ -151,6 +151,21 @@ struct FetchStartedBeforeTests {
         #expect(try await older.value == .updated)
     }
 
+    struct Item: Identifiable, Sendable, Codable, Equatable { let id: Int }
+
+    /// A repository of lists of items whose values stay fresh for an hour, with a refresh of
+    /// "list" (no live reader) whose request is on its way.
+    func olderListRefresh() async throws -> (
+        KeyedRepository<String, [Item]>, ControlledLoader<String, [Item]>, Task<SyncOutcome, any Error>,
+        ControlledLoader<String, [Item]>.Call
+    ) {
+        let loader = ControlledLoader<String, [Item]>()
+        let repository = KeyedRepository<String, [Item]>(
+            ages: CacheAges(staleAfter: .seconds(3_600), expireAfter: .seconds(86_400)), fetch: loader.load)
+        let older = Task { try await repository.refresh("list") }
+        return (repository, loader, older, try await loader.call(0))
+    }
+
     /// An element the server changed, invalidated by id while a list nobody reads is being
     /// fetched (a prefetch): nothing held said whether the list holds it, and the list the
     /// fetch brings, from a request that started before, was held as fresh.
@@ -158,12 +173,7 @@ struct FetchStartedBeforeTests {
     func aListFetchedByARequestThatStartedBeforeAnInvalidationOfAnElementItHoldsStaysStale(holdsIt: Bool)
         async throws
     {
-        struct Item: Identifiable, Sendable, Codable, Equatable { let id: Int }
-        let loader = ControlledLoader<String, [Item]>()
-        let repository = KeyedRepository<String, [Item]>(
-            ages: CacheAges(staleAfter: .seconds(3_600), expireAfter: .seconds(86_400)), fetch: loader.load)
-        let older = Task { try await repository.refresh("list") }
-        let request = try await loader.call(0)
+        let (repository, loader, older, request) = try await olderListRefresh()
         #expect(await repository.invalidate(holding: 42) == [], "no list held holds it yet")
         #expect(loader.complete(request, returning: [Item(id: 7), Item(id: holdsIt ? 42 : 8)]))
         #expect(try await older.value == .updated)
@@ -175,12 +185,7 @@ struct FetchStartedBeforeTests {
     @Test func aRefreshAfterAnInvalidationOfAnElementWaitsForTheFetchThatStartedBeforeAndFetchesAgain()
         async throws
     {
-        struct Item: Identifiable, Sendable, Codable, Equatable { let id: Int }
-        let loader = ControlledLoader<String, [Item]>()
-        let repository = KeyedRepository<String, [Item]>(
-            ages: CacheAges(staleAfter: .seconds(3_600), expireAfter: .seconds(86_400)), fetch: loader.load)
-        let older = Task { try await repository.refresh("list") }
-        let request = try await loader.call(0)
+        let (repository, loader, older, request) = try await olderListRefresh()
         await repository.invalidate(holding: 42)
         let refresh = Task { try await repository.freshValue(for: "list") }
         while repository.waitingCallers(for: "list") < 2 { await Task.yield() }
