@@ -1,4 +1,5 @@
 import ContentLoadingRepository
+import ContentLoadingSupport
 import ContentLoadingTesting
 import Foundation
 import KitTestSupport
@@ -148,6 +149,30 @@ struct FetchStartedBeforeTests {
         #expect(value.value == "after the change")
         #expect(value.origin == .remote)
         #expect(!value.isStale)
+        #expect(try await older.value == .updated)
+    }
+
+    /// A live read that fetches first, started after an invalidation while an older fetch runs:
+    /// every reader is given every write, and it showed that fetch's value first (what the
+    /// server held before the change), then its own fetch's.
+    @Test(arguments: [CachePolicy.reloadIgnoringCache, .loadElseReturnCache])
+    func aLiveReadThatFetchesFirstShowsItsOwnFetchsValueFirst(policy: CachePolicy) async throws {
+        let loader = ControlledLoader<String, String>()
+        let repository = repository(loader)
+        let (older, request) = try await olderRefresh(repository, loader)
+        repository.invalidate("todos")
+        let shown = Locked<[String]>([])
+        let reader = Task {
+            for await event in repository.events(for: "todos", policy: policy) {
+                if case .value(let cached) = event { shown.withLock { $0.append(cached.value) } }
+            }
+        }
+        await waitForCallers(2, of: repository)
+        #expect(loader.complete(request, returning: "before the change"))
+        #expect(loader.complete(try await loader.call(1), returning: "after the change"))
+        while !shown.withLock({ $0.contains("after the change") }) { await Task.yield() }
+        #expect(shown.withLock { $0 } == ["after the change"])
+        reader.cancel()
         #expect(try await older.value == .updated)
     }
 

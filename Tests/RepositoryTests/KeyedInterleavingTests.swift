@@ -46,6 +46,9 @@ private final class Run {
     let poisoned = Locked(false)
     let fetches = Locked(0)
     var readers: [(task: Task<Void, Never>, events: Locked<[CachedValue<String>?]>)] = []
+    /// The readers that fetch first (reload, network-first), by index in `readers`, with the
+    /// writes made before each started.
+    var fetchingFirst: [Int: (committed: Int, invalidations: Int)] = [:]
     /// How many refresh, fresh value and one-shot read calls the test made have not returned.
     let runningRefreshes = Locked(0)
     /// How many invalidations were made, and how many saves and removals returned.
@@ -210,7 +213,12 @@ private final class Run {
             .loadElseReturnCache,
         ]
         let events = Locked<[CachedValue<String>?]>([])
-        let stream = repository.events(for: "k", policy: policies[Int(choice % 5)])
+        let policy = policies[Int(choice % 5)]
+        if policy == .reloadIgnoringCache || policy == .loadElseReturnCache {
+            fetchingFirst[readers.count] = (committed, invalidations.withLock { $0 })
+        }
+        steps.append("reader \(policy)")
+        let stream = repository.events(for: "k", policy: policy)
         let task = Task {
             for await event in stream {
                 switch event {
@@ -274,6 +282,16 @@ private final class Run {
                 } else if let before = Self.writes(before: shown)?.saves {
                     #expect(before >= seenSaves, "run \(run): \(shown) shown after save \(seenSaves)")
                 }
+            }
+            // NB: a read that fetches first shows first its fetch's value (or a save), not an
+            // older fetch's.
+            if let (before, invalidated) = fetchingFirst[index], let first = events.first ?? nil,
+                first.origin == .remote, let writes = Self.writes(before: first.value)
+            {
+                #expect(
+                    writes.saves >= before && writes.invalidations >= invalidated,
+                    "run \(run), reader \(index): first showed \(first.value), started after \(before) writes, \(invalidated) invalidations; \(steps)"
+                )
             }
             guard !reader.task.isCancelled, let last = events.last else { continue }
             #expect(last?.isRefreshing != true, "run \(run), reader \(index): left refreshing")

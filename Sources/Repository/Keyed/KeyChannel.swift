@@ -26,6 +26,15 @@ final class KeyChannel<Value: Sendable>: Sendable {
         /// everything the fetch delivered).
         indirect case fetchEnded(FlightEnd)
 
+        /// Whether it is a fetch's value (written, or confirmed unchanged).
+        var isFetched: Bool {
+            switch self {
+            case .value(_, let origin, _, _, _): origin == .remote
+            case .confirmed: true
+            default: false
+            }
+        }
+
         /// The value it brings (written, edited or confirmed); `nil` for another delivery.
         var deliveredValue: Value? {
             switch self {

@@ -117,8 +117,17 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
             if let started = end.started, started.invalidations < invalidation { startRevalidation() }
             if fetching == nil { reportCaughtUp?() }
         default:
+            // NB: a read that fetches first, with nothing shown, is given its fetch's value when
+            // that fetch ends: a fetched value before it may be an older fetch's, whose request
+            // started before a save, removal or invalidation this read came after.
+            if holdsFetchedValues, delivery.isFetched { return }
             deliver(delivery)
         }
+    }
+
+    /// Whether the read fetches first and waits for its fetch with nothing shown.
+    private var holdsFetchedValues: Bool {
+        awaitsFetch && !hasShown && (policy == .reloadIgnoringCache || policy == .loadElseReturnCache)
     }
 
     /// Ends the wait for the fetch that ended with `end`: the read gets its value or error,
