@@ -42,6 +42,9 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
     var fallback: Repository.Hit??
     /// The fetch this read waits for, until it has said how it ended.
     var fetching: Task<Void, Never>?
+    /// The last fetched value left out while the read waited for its own fetch (see
+    /// ``receive(_:)``), given after that fetch's when newer.
+    var heldBack: Delivery?
     /// The last invalidation of the key this read heard of, and the last failed fetch it was told of.
     var invalidation: UInt64 = 0
     var lastFailedFlight: UInt64?
@@ -112,6 +115,10 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
         case .fetchEnded(let end):
             fetching = nil
             await settle(end)
+            if let heldBack {
+                self.heldBack = nil
+                deliver(heldBack)
+            }
             // NB: a fetch whose request started before the last invalidation is followed by one
             // more (every reader joins the same one).
             if let started = end.started, started.invalidations < invalidation { startRevalidation() }
@@ -119,8 +126,12 @@ struct KeyReader<Key: CacheKey, Value: Sendable> {
         default:
             // NB: a read that fetches first, with nothing shown, is given its fetch's value when
             // that fetch ends: a fetched value before it may be an older fetch's, whose request
-            // started before a save, removal or invalidation this read came after.
-            if holdsFetchedValues, delivery.isFetched { return }
+            // started before a save, removal or invalidation this read came after. The last one
+            // left out follows it when newer (a fetch after it).
+            if holdsFetchedValues, delivery.isFetched {
+                heldBack = delivery
+                return
+            }
             deliver(delivery)
         }
     }
