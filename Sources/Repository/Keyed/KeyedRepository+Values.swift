@@ -52,18 +52,12 @@ extension KeyedRepository {
                 return cachedValue(of: hit, for: key, refreshing: false, at: now())
             }
         }
-        var failure: (any Error)?
+        // NB: what is left reads the stream (a prefer-cache miss, a then-load read): its first event.
         for await event in events(for: key, policy: policy) {
             switch event {
             case .value(let value): return value
-            case .noValue:
-                if let failure { throw failure }
-                return nil
-            case .error(let error):
-                // NB: a network-first read follows a failed fetch with the cached value, or
-                // with "no value"; that answer wins over the error.
-                if policy != .loadElseReturnCache { throw error }
-                failure = error
+            case .noValue: return nil
+            case .error(let error): throw error
             }
         }
         throw CancellationError()
